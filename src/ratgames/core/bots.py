@@ -1,0 +1,212 @@
+"""Bots: players that see only their seat's observation and legal actions.
+
+A bot is given a :class:`SeatView` for each decision.  The view offers the seat's observation, its
+legal actions and :meth:`SeatView.sample_consistent` (full states that agree with what the seat
+knows, for search), and nothing else of the true state.
+
+Bots are made by name with parameters, as typed on the command line::
+
+    make_bot(game, "heuristic:memory=0.6", seed=1)
+    make_bot(game, "ismcts:iterations=2000,rollout=heuristic", seed=1)
+
+A game offers its own bots through :func:`register_bot` with its game id; bots registered without
+a game id (such as ``random``) play every game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .errors import OptionError, UnknownNameError
+from .options import Option
+from .rng import Rng
+
+if TYPE_CHECKING:
+    from .game import Action, Game, State
+
+
+class SeatView:
+    """What one seat may use to decide: its observation, its legal actions, consistent samples.
+
+    The true state stays private; a bot must not reach for it.
+    """
+
+    __slots__ = ("__state", "_obs", "now", "seat")
+
+    def __init__(self, state: State, seat: int, now: float = 0.0) -> None:
+        self.__state = state
+        self.seat = seat
+        self.now = now
+        self._obs: dict[str, Any] | None = None
+
+    @property
+    def game(self) -> Game:
+        """The game being played (its rules and options are public)."""
+        return self.__state.game
+
+    def observation(self) -> dict[str, Any]:
+        """The seat's observation (built once per view)."""
+        if self._obs is None:
+            self._obs = self.__state.observation(self.seat)
+        return self._obs
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the seat may take now."""
+        return self.__state.legal_actions(self.seat)
+
+    def sample_consistent(self, rng: Rng) -> State:
+        """A full state consistent with this seat's knowledge (hidden cards re-dealt at random)."""
+        return self.__state.sample_consistent(self.seat, rng)
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """A real-time bot's answer: ``action``, arriving ``delay`` seconds after what it reacts to."""
+
+    action: Action
+    delay: float
+
+
+class Bot:
+    """Base class of bots.  Turn-based bots implement :meth:`act`; real-time bots :meth:`react`.
+
+    ``params`` declares the parameters a bot takes (as :class:`Option` objects), so that
+    ``name:key=value`` texts are checked with clear errors.
+    """
+
+    params: ClassVar[tuple[Option, ...]] = ()
+    name: str = "bot"
+
+    def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
+        self.game = game
+        self.rng = Rng(seed)
+        self.settings = params
+
+    def new_game(self, seat: int) -> None:
+        """Called before a game starts; stateful bots reset here."""
+
+    def act(self, view: SeatView) -> Action:
+        """Choose one of ``view.legal_actions()``."""
+        raise NotImplementedError
+
+    def react(self, view: SeatView) -> Reaction | None:
+        """For real-time games: the action to take and its delay, or None to wait.
+
+        The default acts at once with :meth:`act` when the seat has a legal action.
+        """
+        if not view.legal_actions():
+            return None
+        return Reaction(self.act(view), 0.0)
+
+    def describe(self) -> str:
+        """The bot's name with its parameters, as it could be typed."""
+        if not self.settings:
+            return self.name
+        inner = ",".join(f"{k}={_fmt(v)}" for k, v in self.settings.items())
+        return f"{self.name}:{inner}"
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class RandomBot(Bot):
+    """Plays a uniformly random legal action."""
+
+    name = "random"
+
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal_actions()
+        return legal[self.rng.randbelow(len(legal))]
+
+
+BotFactory = Callable[..., Bot]
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """A registered bot: its name, class, one-line description and the games it plays."""
+
+    name: str
+    cls: type[Bot]
+    summary: str
+    game_id: str | None
+
+
+_BOTS: dict[tuple[str | None, str], BotEntry] = {}
+
+
+def register_bot(name: str, cls: type[Bot], summary: str, game_id: str | None = None) -> None:
+    """Make ``cls`` available as ``name`` (for one game, or for every game if ``game_id`` is None)."""
+    _BOTS[(game_id, name)] = BotEntry(name, cls, summary, game_id)
+
+
+def bot_entries(game_id: str) -> list[BotEntry]:
+    """Every bot that plays ``game_id``: the game's own bots first, then the general ones."""
+    import importlib
+
+    from .registry import game_class
+
+    # A game's own bots live in the ``bots`` module beside its rules; importing it registers them.
+    package = game_class(game_id).__module__.rpartition(".")[0]
+    try:
+        importlib.import_module(f"{package}.bots")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.bots":
+            raise
+    own = [e for (g, _), e in _BOTS.items() if g == game_id]
+    general = [e for (g, n), e in _BOTS.items() if g is None and (game_id, n) not in _BOTS]
+    return own + general
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``"name:key=value,key=value"`` into the name and raw parameters.
+
+    >>> parse_bot_spec("heuristic:memory=0.6")
+    ('heuristic', {'memory': '0.6'})
+    """
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, str] = {}
+    if rest.strip():
+        for part in rest.split(","):
+            key, sep, value = part.partition("=")
+            if not sep or not key.strip():
+                raise OptionError(f"bot {spec!r}: parameter {part!r} is not of the form name=value")
+            params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+def make_bot(game: Game, spec: str, seed: int = 0) -> Bot:
+    """A bot for ``game`` from its name and parameters (``"name:key=value,..."``)."""
+    name, raw = parse_bot_spec(spec)
+    entries = {e.name: e for e in bot_entries(game.id)}
+    entry = entries.get(name)
+    if entry is None:
+        raise UnknownNameError(
+            f"unknown bot {name!r} for {game.id}; the bots are: {', '.join(entries)}"
+        )
+    specs = {p.name: p for p in entry.cls.params}
+    values: dict[str, Any] = {}
+    for key, text in raw.items():
+        if key not in specs:
+            allowed = ", ".join(specs) or "none"
+            raise OptionError(f"bot {name!r} has no parameter {key!r}; its parameters: {allowed}")
+        values[key] = specs[key].coerce(text)
+    return entry.cls(game, seed=seed, **values)
+
+
+def bot_params_from(cls: type[Bot], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Every parameter of ``cls`` with its default, overridden by ``given``."""
+    return {p.name: given.get(p.name, p.default) for p in cls.params}
+
+
+def describe_bots(game_id: str) -> list[tuple[str, str, Sequence[Option]]]:
+    """(name, summary, parameters) for every bot that plays ``game_id``."""
+    return [(e.name, e.summary, e.cls.params) for e in bot_entries(game_id)]
+
+
+register_bot("random", RandomBot, "plays a uniformly random legal action")

@@ -1,0 +1,428 @@
+"""The engine core: :class:`Game` (a game's rules with its options) and :class:`State`.
+
+The core knows no game by name.  A game subclasses both classes and fills in the abstract hooks;
+everything else (validation of options, the action log, chance outcomes, records, the safety
+checks around :meth:`State.apply`) lives here once.
+
+Conventions every game follows:
+
+* Seats are numbered from 0.  ``game.players`` is the number of seats.
+* Cards are small ints; each game has its own encoding and a text notation.
+* Actions are small immutable, hashable objects whose ``str()`` is the canonical notation and
+  ``game.parse_action(str(a)) == a``.
+* :meth:`State.apply` either applies a legal action or raises :class:`IllegalAction` and changes
+  nothing.
+* Every random event after the deal goes through :meth:`State._shuffle` or
+  :meth:`State._chance_below`, which record the outcome so that a record replays exactly.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterator, Mapping, MutableSequence, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from .errors import IllegalAction, OptionError, RecordError
+from .options import Option, resolve_options
+from .rng import Rng
+
+S = TypeVar("S", bound="State")
+
+Action = Hashable
+"""An action: any hashable object whose ``str()`` is its notation (each game defines its own)."""
+
+JSON = Any
+"""A value that :func:`json.dumps` accepts."""
+
+
+class Chance:
+    """Where a state's random events come from: a seeded generator, or a script to replay.
+
+    While a script (the chance outcomes of a record) lasts, each event takes its outcome from it
+    and checks that the outcome fits; afterwards outcomes come from the generator.
+    """
+
+    __slots__ = ("pos", "rng", "script")
+
+    def __init__(self, seed: int, script: Sequence[tuple[str, Any]] = ()) -> None:
+        self.rng = Rng(seed)
+        self.script = tuple(script)
+        self.pos = 0
+
+    def clone(self) -> Chance:
+        """An independent copy in the same position."""
+        c = Chance.__new__(Chance)
+        c.rng = Rng(self.rng.state)
+        c.script = self.script
+        c.pos = self.pos
+        return c
+
+    def _scripted(self, what: str) -> Any | None:
+        if self.pos >= len(self.script):
+            return None
+        kind, outcome = self.script[self.pos]
+        if kind != what:
+            raise RecordError(
+                f"chance outcome {self.pos + 1} of the record is a {kind!r} but the game "
+                f"asks for a {what!r} here"
+            )
+        self.pos += 1
+        return outcome
+
+    def shuffle(self, cards: MutableSequence[int], what: str) -> None:
+        """Shuffle ``cards`` in place (or put them in the scripted order)."""
+        outcome = self._scripted(what)
+        if outcome is None:
+            self.rng.shuffle(cards)
+            return
+        if sorted(outcome) != sorted(cards):
+            raise RecordError(
+                f"chance outcome {self.pos} of the record ({what}) does not hold the same cards "
+                f"as the game has to shuffle"
+            )
+        cards[:] = list(outcome)
+
+    def below(self, n: int, what: str) -> int:
+        """A uniform integer in ``range(n)`` (or the scripted one)."""
+        outcome = self._scripted(what)
+        if outcome is None:
+            return self.rng.randbelow(n)
+        if not isinstance(outcome, int) or not 0 <= outcome < n:
+            raise RecordError(f"chance outcome {self.pos} of the record ({what}) is out of range")
+        return outcome
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winners`` are the winning seats (more than one for a shared win).  ``points`` holds one
+    number per seat in the game's own scoring (its meaning is given by ``points_label``; for some
+    games lower is better).  ``places`` ranks the seats, 1 for the best, equal places for ties.
+    ``capped`` says a safety cap ended the game; ``details`` carries game-specific figures such as
+    the number of rounds or turns.
+    """
+
+    winners: tuple[int, ...]
+    points: tuple[float, ...]
+    places: tuple[int, ...]
+    reason: str
+    capped: bool = False
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The outcome as a JSON-serializable dict."""
+        return {
+            "winners": list(self.winners),
+            "points": list(self.points),
+            "places": list(self.places),
+            "reason": self.reason,
+            "capped": self.capped,
+            "details": dict(self.details),
+        }
+
+    @staticmethod
+    def places_from(values: Sequence[float], *, lower_is_better: bool) -> tuple[int, ...]:
+        """Competition ranking (1, 2, 2, 4) of ``values``.
+
+        >>> Outcome.places_from([10, 3, 10, 7], lower_is_better=True)
+        (3, 1, 3, 2)
+        """
+        sign = 1 if lower_is_better else -1
+        keyed = [sign * v for v in values]
+        return tuple(1 + sum(1 for other in keyed if other < mine) for mine in keyed)
+
+
+class Game(ABC):
+    """A game's rules, fixed for a number of players and a set of options.
+
+    Subclasses declare the class attributes and implement the abstract methods.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    rules_version: ClassVar[int] = 1
+    real_time: ClassVar[bool] = False
+    option_specs: ClassVar[tuple[Option, ...]] = ()
+    points_label: ClassVar[str] = "points"
+    lower_points_win: ClassVar[bool] = False
+    length_unit: ClassVar[str] = "actions"
+    """What ``Outcome.details["length"]`` counts (turns, cards played, tricks...), if given."""
+    variants: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
+    """Option sets that change play materially: the generic tests and benchmarks run each."""
+
+    def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None):
+        if players is None:
+            players = self.default_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(
+                f"players must be a whole number from {self.min_players} to {self.max_players}"
+            )
+        if not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+        self.players = players
+        self.options: dict[str, Any] = resolve_options(self.option_specs, options)
+        self._validate_options()
+
+    def _validate_options(self) -> None:
+        """Check combinations of options (and options against the player count)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(players={self.players}, options={self.options!r})"
+
+    # --- what a game must provide -------------------------------------------------------------
+
+    @abstractmethod
+    def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> State:
+        """A state at the start of the game: dealt from ``chance.rng``, or from ``deal``.
+
+        A given deal is validated: a bad one raises :class:`ValueError` naming what is wrong.
+        """
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """The action written as ``text``; :class:`IllegalAction` names what is accepted."""
+
+    @abstractmethod
+    def rules(self) -> str:
+        """The rules in the project's own words (Markdown), with every option and its default."""
+
+    @abstractmethod
+    def deck(self) -> list[int]:
+        """Every card the game is played with (for conservation checks)."""
+
+    @abstractmethod
+    def card_text(self, card: int) -> str:
+        """The notation of one card."""
+
+    def seat_name(self, seat: int) -> str:
+        """What players call a seat (``"Seat 1"`` unless the game has names such as red/black)."""
+        return f"Seat {seat + 1}"
+
+    def action_space(self) -> Sequence[Action] | None:
+        """Every action the game can ever offer, where that set is small and fixed, else None."""
+        return None
+
+    # --- provided -------------------------------------------------------------------------------
+
+    def new_state(
+        self,
+        seed: int | None = None,
+        deal: Mapping[str, Any] | None = None,
+        *,
+        chance_script: Sequence[tuple[str, Any]] = (),
+    ) -> State:
+        """Start a game: shuffled and dealt from ``seed`` (a random seed if omitted) or from an
+        explicit ``deal`` (every card's place, in the game's deal format; see ``rules()``).
+
+        Later chance events (reshuffles) draw from the seed's generator, or from
+        ``chance_script`` while it lasts (used by :func:`ratgames.replay`).
+        """
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"seed must be a whole number, not {seed!r}")
+        chance = Chance(seed, chance_script)
+        state = self._new_state(chance, deal)
+        state._seed = seed
+        return state
+
+    def describe(self) -> dict[str, JSON]:
+        """The game's name, player counts and options, for listings."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "summary": self.summary,
+            "players": [self.min_players, self.max_players],
+            "real_time": self.real_time,
+            "rules_version": self.rules_version,
+            "options": {
+                o.name: {"default": o.default, "allowed": o.describe_allowed(), "help": o.help}
+                for o in self.option_specs
+            },
+        }
+
+
+class State(ABC):
+    """One moment of one game: everything on the table, hidden or not.
+
+    Only the game's code reads a state's fields.  Everyone else (bots, front ends, simulation,
+    adapters) uses the public methods, and a player's knowledge is :meth:`observation`.
+    """
+
+    __slots__ = ("_chance", "_log", "_recording", "_seed", "game")
+
+    game: Game
+
+    def _init_core(self, game: Game, chance: Chance) -> None:
+        self.game = game
+        self._chance = chance
+        self._log: tuple[Any, ...] | None = None
+        self._recording = True
+        self._seed: int | None = None
+
+    def _copy_core_to(self, other: State) -> None:
+        """For hand-written ``clone()`` methods: copy the core fields."""
+        other.game = self.game
+        other._chance = self._chance.clone()
+        other._log = self._log
+        other._recording = self._recording
+        other._seed = self._seed
+
+    # --- what a game must provide -------------------------------------------------------------
+
+    @abstractmethod
+    def seats_to_act(self) -> list[int]:
+        """The seats that may act now (one seat in a turn-based game; none once it is over)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now, each once, in a stable order."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> None:
+        """Carry out an action already checked by :meth:`check`."""
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> dict[str, JSON]:
+        """Exactly what ``seat`` may know now, including what it saw earlier (JSON-serializable)."""
+
+    @abstractmethod
+    def spectator_view(self) -> dict[str, JSON]:
+        """What someone watching the table (and seeing no hidden card) knows."""
+
+    @abstractmethod
+    def clone(self: S) -> S:
+        """An independent copy (hand-written, no deepcopy)."""
+
+    @abstractmethod
+    def sample_consistent(self: S, seat: int, rng: Rng) -> S:
+        """A full state that agrees with everything ``seat`` knows, with the cards it cannot see
+        dealt at random among the places they could be.  It must depend only on what ``seat``
+        knows (never on the real order of hidden cards) and on ``rng``; later chance events in
+        the returned state draw from a generator seeded from ``rng``.
+        """
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, JSON]:
+        """Everything in the state, hidden cards included, as JSON (for tests and debugging)."""
+
+    @abstractmethod
+    def cards(self) -> list[int]:
+        """Every card now in the game, wherever it is (for conservation checks)."""
+
+    @abstractmethod
+    def initial_deal(self) -> dict[str, JSON]:
+        """The deal this game started from, in the game's deal format (``new_state(deal=...)``)."""
+
+    # --- provided -------------------------------------------------------------------------------
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the game was started with (None for a state built otherwise)."""
+        return self._seed
+
+    def why_illegal(self, seat: int, action: Action) -> str:
+        """Why ``action`` is refused for ``seat`` (games override this with precise reasons)."""
+        if seat not in self.seats_to_act():
+            waiting = self.seats_to_act()
+            names = " or ".join(self.game.seat_name(s) for s in waiting) or "nobody"
+            return f"it is not {self.game.seat_name(seat)}'s turn; waiting for {names}"
+        legal = self.legal_actions(seat)
+        shown = ", ".join(str(a) for a in legal[:12]) + (", ..." if len(legal) > 12 else "")
+        return f"{action} is not allowed now; allowed: {shown}"
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """True if :meth:`apply` would accept ``action`` from ``seat`` now."""
+        return action in self.legal_actions(seat)
+
+    def check(self, seat: int, action: Action) -> None:
+        """Raise :class:`IllegalAction` with the reason unless ``action`` is legal for ``seat``."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.players:
+            raise IllegalAction(
+                f"there is no seat {seat!r}; seats are numbered 0 to {self.game.players - 1}"
+            )
+        if self.is_over():
+            raise IllegalAction("the game is over")
+        if not self.is_legal(seat, action):
+            raise IllegalAction(self.why_illegal(seat, action))
+
+    def apply(self, seat: int, action: Action | str, time: float | None = None) -> None:
+        """Apply ``action`` (an action or its notation) by ``seat``, at ``time`` seconds from the
+        start if known.  An illegal or malformed action raises :class:`IllegalAction` and leaves
+        the state exactly as it was.
+        """
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        self.check(seat, action)
+        if self._recording:
+            before = self._log
+            self._log = (("action", seat, action, time), before)
+            try:
+                self._apply(seat, action)
+            except BaseException:
+                self._log = before
+                raise
+        else:
+            self._apply(seat, action)
+
+    def _shuffle(self, cards: MutableSequence[int], what: str) -> None:
+        """Shuffle ``cards`` in place as a recorded chance event named ``what``."""
+        self._chance.shuffle(cards, what)
+        if self._recording:
+            self._log = (("chance", what, tuple(cards)), self._log)
+
+    def _chance_below(self, n: int, what: str) -> int:
+        """A recorded uniform chance outcome in ``range(n)``."""
+        value = self._chance.below(n, what)
+        if self._recording:
+            self._log = (("chance", what, value), self._log)
+        return value
+
+    def set_recording(self, on: bool) -> None:
+        """Stop (or restart) keeping the action log: search rollouts need no record."""
+        self._recording = on
+
+    def events(self) -> list[tuple[Any, ...]]:
+        """The log, oldest first: ``("action", seat, action, time)`` and
+        ``("chance", what, outcome)`` entries."""
+        out: list[tuple[Any, ...]] = []
+        node = self._log
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+    def actions(self) -> Iterator[tuple[int, Action]]:
+        """The ``(seat, action)`` pairs applied so far, oldest first."""
+        for event in self.events():
+            if event[0] == "action":
+                yield event[1], event[2]
+
+    def record(
+        self,
+        seats: Sequence[Mapping[str, Any]] | None = None,
+        **extra: Any,
+    ) -> dict[str, JSON]:
+        """The game record (see :mod:`ratgames.core.records`)."""
+        from .records import build_record
+
+        return build_record(self, seats, **extra)

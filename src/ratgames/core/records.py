@@ -1,0 +1,208 @@
+"""Game records: a JSON document from which a game replays exactly.
+
+A record holds the game id and rules version, the options and number of players, who sat where,
+the initial deal (every card's place), every action with its seat and time, every chance outcome
+after the deal (reshuffles and the like), and the outcome::
+
+    {
+      "format": "ratgames-record", "format_version": 1,
+      "game": "rat-a-tat-cat", "rules_version": 1,
+      "players": 2, "options": {...},
+      "seats": [{"name": "You", "player": "human"}, {"name": "Bot", "player": "heuristic"}],
+      "seed": 7,
+      "deal": {...},
+      "events": [{"seat": 0, "action": "draw", "time": 1.2},
+                 {"chance": "reshuffle", "outcome": [...]}, ...],
+      "outcome": {...}
+    }
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import IllegalAction, RatgamesError, RecordError
+
+if TYPE_CHECKING:
+    from .game import State
+
+FORMAT = "ratgames-record"
+FORMAT_VERSION = 1
+
+
+def build_record(
+    state: State, seats: Sequence[Mapping[str, Any]] | None = None, **extra: Any
+) -> dict[str, Any]:
+    """The record of ``state`` from its start up to now."""
+    game = state.game
+    if seats is None:
+        seats = [{"name": game.seat_name(s), "player": "unknown"} for s in range(game.players)]
+    if len(seats) != game.players:
+        raise ValueError(f"a record needs {game.players} seats, got {len(seats)}")
+    events: list[dict[str, Any]] = []
+    for event in state.events():
+        if event[0] == "action":
+            entry: dict[str, Any] = {"seat": event[1], "action": str(event[2])}
+            if event[3] is not None:
+                entry["time"] = round(float(event[3]), 4)
+            events.append(entry)
+        else:
+            outcome = event[2]
+            if isinstance(outcome, tuple):
+                outcome = [game.card_text(c) for c in outcome]
+            events.append({"chance": event[1], "outcome": outcome})
+    outcome = state.outcome()
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "game": game.id,
+        "rules_version": game.rules_version,
+        "players": game.players,
+        "options": dict(game.options),
+        "seats": [dict(s) for s in seats],
+        "seed": state.seed,
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "deal": state.initial_deal(),
+        "events": events,
+        "outcome": outcome.to_json() if outcome is not None else None,
+    }
+    record.update(extra)
+    return record
+
+
+def save_record(record: Mapping[str, Any], path: str | Path) -> Path:
+    """Write ``record`` as JSON to ``path`` (parent folders are made)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def load_record(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
+    """Read a record from a path, a JSON text or a dict, checking its outer form."""
+    if isinstance(source, Mapping):
+        data: Any = dict(source)
+    else:
+        text = str(source)
+        if not text.lstrip().startswith("{"):
+            path = Path(text)
+            try:
+                text = path.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"the record is not valid JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordError("this is not a ratgames game record (no 'format': 'ratgames-record')")
+    version = data.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise RecordError(
+            f"the record has format version {version!r}; this ratgames reads version "
+            f"{FORMAT_VERSION} and older: upgrade ratgames to read it"
+        )
+    for key, kind in (
+        ("game", str),
+        ("rules_version", int),
+        ("players", int),
+        ("options", dict),
+        ("deal", dict),
+        ("events", list),
+    ):
+        if not isinstance(data.get(key), kind):
+            raise RecordError(f"the record's {key!r} is missing or not a {kind.__name__}")
+    return data
+
+
+def _chance_script(game: Any, events: list[Any]) -> list[tuple[str, Any]]:
+    script: list[tuple[str, Any]] = []
+    for i, event in enumerate(events):
+        if not isinstance(event, dict):
+            raise RecordError(f"event {i + 1} of the record is not an object")
+        if "chance" in event:
+            outcome = event.get("outcome")
+            if isinstance(outcome, list):
+                outcome = tuple(_parse_card(game, c, i) for c in outcome)
+            elif not isinstance(outcome, int):
+                raise RecordError(f"event {i + 1} of the record has a malformed chance outcome")
+            script.append((str(event["chance"]), outcome))
+    return script
+
+
+def _parse_card(game: Any, text: Any, index: int) -> int:
+    parse = getattr(game, "parse_card", None)
+    try:
+        if parse is None:
+            raise RecordError("this game records no cards in chance outcomes")
+        return int(parse(text))
+    except (RatgamesError, ValueError, TypeError):
+        raise RecordError(
+            f"event {index + 1} of the record names an unknown card {text!r}"
+        ) from None
+
+
+def replay(
+    source: str | Path | Mapping[str, Any], *, upto: int | None = None, check_outcome: bool = True
+) -> State:
+    """Rebuild the exact state a record describes (after its first ``upto`` actions if given).
+
+    Raises :class:`RecordError` for a corrupt record, one from a newer rules version, or one
+    whose actions do not replay.
+    """
+    from .registry import get_game
+
+    data = load_record(source)
+    try:
+        game = get_game(data["game"], players=data["players"], options=data["options"])
+    except RatgamesError as exc:
+        raise RecordError(f"the record's game cannot be set up: {exc}") from None
+    if data["rules_version"] > game.rules_version:
+        raise RecordError(
+            f"the record was written under rules version {data['rules_version']} of "
+            f"{game.id}, newer than this ratgames knows ({game.rules_version}): upgrade ratgames"
+        )
+    events = data["events"]
+    script = _chance_script(game, events)
+    seed = data.get("seed")
+    try:
+        state = game.new_state(
+            seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else 0,
+            deal=data["deal"],
+            chance_script=script,
+        )
+    except RecordError:
+        raise
+    except RatgamesError as exc:
+        raise RecordError(f"the record's deal is not valid: {exc}") from None
+    except (ValueError, TypeError, KeyError, IndexError) as exc:
+        raise RecordError(f"the record's deal is not valid: {exc}") from None
+    applied = 0
+    for i, event in enumerate(events):
+        if "chance" in event:
+            continue
+        if upto is not None and applied >= upto:
+            break
+        seat, action, time = event.get("seat"), event.get("action"), event.get("time")
+        if not isinstance(seat, int) or not isinstance(action, str):
+            raise RecordError(f"event {i + 1} of the record needs a 'seat' and an 'action'")
+        try:
+            state.apply(seat, action, time=time)
+        except IllegalAction as exc:
+            raise RecordError(f"event {i + 1} of the record ({action!r}) does not replay: {exc}")
+        applied += 1
+    if upto is None and check_outcome and data.get("outcome") is not None:
+        outcome = state.outcome()
+        if outcome is None or outcome.to_json() != data["outcome"]:
+            raise RecordError("the record's outcome differs from the replayed game's outcome")
+    return state
+
+
+def count_actions(source: str | Path | Mapping[str, Any]) -> int:
+    """How many actions a record holds."""
+    data = load_record(source)
+    return sum(1 for e in data["events"] if isinstance(e, dict) and "chance" not in e)

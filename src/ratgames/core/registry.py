@@ -1,0 +1,61 @@
+"""The registry of games by id."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import UnknownNameError
+from .game import Game
+
+# id -> "module:Class".  The core imports a game only when it is asked for.
+_GAMES: dict[str, str] = {}
+
+
+def register_game(game_id: str, target: str) -> None:
+    """Make a game class (``"package.module:Class"``) known under ``game_id``."""
+    _GAMES[game_id] = target
+
+
+def game_ids() -> list[str]:
+    """The ids of every registered game, in registration order."""
+    _load_builtin()
+    return list(_GAMES)
+
+
+def game_class(game_id: str) -> type[Game]:
+    """The class of a registered game."""
+    _load_builtin()
+    target = _GAMES.get(game_id)
+    if target is None:
+        known = ", ".join(_GAMES)
+        raise UnknownNameError(f"unknown game {game_id!r}; the games are: {known}")
+    module, _, name = target.partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    assert issubclass(cls, Game)
+    return cls
+
+
+def get_game(
+    game_id: str, players: int | None = None, options: Mapping[str, Any] | None = None
+) -> Game:
+    """A game by id, for ``players`` seats (the game's default if omitted) with ``options``.
+
+    >>> import ratgames
+    >>> ratgames.get_game("chess")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ratgames.core.errors.UnknownNameError: unknown game 'chess'; the games are: ...
+    """
+    return game_class(game_id)(players=players, options=options)
+
+
+_loaded = False
+
+
+def _load_builtin() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        importlib.import_module("ratgames.games")
