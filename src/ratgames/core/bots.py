@@ -141,7 +141,7 @@ _BOTS: dict[tuple[str | None, str], BotEntry] = {}
 
 
 def register_bot(name: str, cls: type[Bot], summary: str, game_id: str | None = None) -> None:
-    """Make ``cls`` available as ``name`` (for one game, or for every game if ``game_id`` is None)."""
+    """Make ``cls`` available as ``name`` for ``game_id`` (every game if that is None)."""
     _BOTS[(game_id, name)] = BotEntry(name, cls, summary, game_id)
 
 

@@ -193,7 +193,9 @@ def replay(
         try:
             state.apply(seat, action, time=time)
         except IllegalAction as exc:
-            raise RecordError(f"event {i + 1} of the record ({action!r}) does not replay: {exc}")
+            raise RecordError(
+                f"event {i + 1} of the record ({action!r}) does not replay: {exc}"
+            ) from None
         applied += 1
     if upto is None and check_outcome and data.get("outcome") is not None:
         outcome = state.outcome()

@@ -32,7 +32,7 @@ def game_class(game_id: str) -> type[Game]:
         known = ", ".join(_GAMES)
         raise UnknownNameError(f"unknown game {game_id!r}; the games are: {known}")
     module, _, name = target.partition(":")
-    cls = getattr(importlib.import_module(module), name)
+    cls: type[Game] = getattr(importlib.import_module(module), name)
     assert issubclass(cls, Game)
     return cls
 

@@ -1,5 +1,5 @@
 """The built-in games.  Each lives in its own subpackage and is registered here by id."""
 
-from ratgames.core.registry import register_game
+from ratgames.core.registry import register_game as register_game
 
 # One line per game: id -> "module:GameClass".

@@ -61,7 +61,7 @@ class PlayApp(App[None]):
         self.bot_pause = bot_pause
         self.record_path: Path | None = None
         self.started = time.monotonic()
-        self._timers: dict[int, Timer] = {}
+        self._bot_timers: dict[int, Timer] = {}
         self._pending: dict[int, Action] = {}
         self.sub_title = f"{game.title}: you are {self.names[seat]}"
         panel_cls = game_module(game, "tui").Panel
@@ -121,8 +121,8 @@ class PlayApp(App[None]):
         else:
             seat = to_act[0]
             bot = self.bots[seat]
-            if bot is not None and seat not in self._timers:
-                self._timers[seat] = self.set_timer(self.bot_pause, lambda: self.bot_move(seat))
+            if bot is not None and seat not in self._bot_timers:
+                self._bot_timers[seat] = self.set_timer(self.bot_pause, lambda: self.bot_move(seat))
 
     def after_change(self) -> None:
         """Called after every applied action."""
@@ -130,7 +130,7 @@ class PlayApp(App[None]):
 
     def bot_move(self, seat: int) -> None:
         """A turn-based bot takes its turn."""
-        self._timers.pop(seat, None)
+        self._bot_timers.pop(seat, None)
         if self.state.is_over() or seat not in self.state.seats_to_act():
             return
         bot = self.bots[seat]
@@ -144,7 +144,7 @@ class PlayApp(App[None]):
         for seat in list(self._pending):
             if not self.state.is_legal(seat, self._pending[seat]):
                 self._pending.pop(seat)
-                timer = self._timers.pop(seat, None)
+                timer = self._bot_timers.pop(seat, None)
                 if timer is not None:
                     timer.stop()
         for seat in self.state.seats_to_act():
@@ -155,13 +155,13 @@ class PlayApp(App[None]):
             if reaction is None:
                 continue
             self._pending[seat] = reaction.action
-            self._timers[seat] = self.set_timer(
+            self._bot_timers[seat] = self.set_timer(
                 max(0.0, reaction.delay), lambda s=seat: self.bot_arrives(s)
             )
 
     def bot_arrives(self, seat: int) -> None:
         """Real time: a bot's action arrives."""
-        self._timers.pop(seat, None)
+        self._bot_timers.pop(seat, None)
         action = self._pending.pop(seat, None)
         if action is None or self.state.is_over():
             return
@@ -171,9 +171,9 @@ class PlayApp(App[None]):
 
     def finish(self) -> None:
         """Show the outcome and save the record (once)."""
-        for timer in self._timers.values():
+        for timer in self._bot_timers.values():
             timer.stop()
-        self._timers.clear()
+        self._bot_timers.clear()
         if self.record_path is not None:
             return
         outcome = self.state.outcome()
