@@ -10,11 +10,12 @@ from .errors import UnknownNameError
 from .game import Game
 
 # id -> "module:Class".  The core imports a game only when it is asked for.
-_GAMES: dict[str, str] = {}
+_GAMES: dict[str, str | type[Game]] = {}
 
 
-def register_game(game_id: str, target: str) -> None:
-    """Make a game class (``"package.module:Class"``) known under ``game_id``."""
+def register_game(game_id: str, target: str | type[Game]) -> None:
+    """Make a game class (or ``"package.module:Class"``, imported when first used) known under
+    ``game_id``."""
     _GAMES[game_id] = target
 
 
@@ -31,6 +32,8 @@ def game_class(game_id: str) -> type[Game]:
     if target is None:
         known = ", ".join(_GAMES)
         raise UnknownNameError(f"unknown game {game_id!r}; the games are: {known}")
+    if not isinstance(target, str):
+        return target
     module, _, name = target.partition(":")
     cls: type[Game] = getattr(importlib.import_module(module), name)
     assert issubclass(cls, Game)

@@ -1,0 +1,533 @@
+"""The ``ratgames`` command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from .core.bots import describe_bots, make_bot, parse_bot_spec
+from .core.errors import RatgamesError
+from .core.game import Game
+from .core.options import parse_option_pairs
+from .core.records import load_record, replay
+from .core.registry import game_class, game_ids, get_game
+
+F = TypeVar("F", bound=Callable[..., Any])
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+@click.group(context_settings=CONTEXT, no_args_is_help=True)
+@click.version_option(package_name="ratgames", prog_name="ratgames")
+def app() -> None:
+    """Play and study the rat card games: Rat-a-Tat Cat, Egyptian Ratscrew, Rats and Caged Rats.
+
+    \b
+    Start with:
+      ratgames games                      the games, their player counts and options
+      ratgames rules rat-a-tat-cat        how to play, with every house rule
+      ratgames play rat-a-tat-cat         play in the terminal against bots
+      ratgames simulate rats --games 2000 --bots heuristic random
+    """
+
+
+console = Console()
+err = Console(stderr=True)
+
+MULTI_VALUE_OPTIONS = ("--bots", "--option", "-o")
+
+
+class UserError(Exception):
+    """A mistake in what the user typed: reported in one line, exit code 2."""
+
+
+def _fail(message: str) -> NoReturn:
+    raise UserError(message)
+
+
+def default_record_dir() -> Path:
+    """Where ``ratgames play`` saves records: $RATGAMES_HOME/records, or ~/.ratgames/records."""
+    home = os.environ.get("RATGAMES_HOME")
+    return (Path(home) if home else Path.home() / ".ratgames") / "records"
+
+
+def _setup(game_id: str, players: int | None, option: Sequence[str]) -> Game:
+    return get_game(game_id, players=players, options=parse_option_pairs(option))
+
+
+def _bot_list(game: Game, bots: Sequence[str], count: int, default: str) -> list[str]:
+    """``count`` bot specs: the given ones, the last repeated to fill the seats."""
+    specs = list(bots) or [default]
+    if len(specs) > count:
+        _fail(f"{len(specs)} bots given but only {count} seats to fill")
+    while len(specs) < count:
+        specs.append(specs[-1])
+    for spec in specs:
+        make_bot(game, spec)  # validates name and parameters
+    return specs
+
+
+def _default_bot(game_id: str) -> str:
+    names = [name for name, _, _ in describe_bots(game_id)]
+    return "heuristic" if "heuristic" in names else names[0]
+
+
+def game_argument() -> Callable[[F], F]:
+    """The GAME argument every game command takes."""
+    return click.argument("game", metavar="GAME", shell_complete=_complete_game)
+
+
+def _complete_game(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    return [g for g in game_ids() if g.startswith(incomplete)]
+
+
+players_option = click.option(
+    "--players", "-n", type=int, default=None, help="Number of players (default: the game's)."
+)
+option_option = click.option(
+    "--option",
+    "-o",
+    "option",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A house rule or setting (repeatable; see 'ratgames rules GAME').",
+)
+
+
+@app.command()
+def games() -> None:
+    """List the games with their player counts and options."""
+    table = Table(title="ratgames: the games", show_lines=True)
+    table.add_column("id", style="bold cyan", no_wrap=True)
+    table.add_column("game")
+    table.add_column("players", justify="center")
+    table.add_column("options (default)")
+    for gid in game_ids():
+        cls = game_class(gid)
+        opts = ", ".join(f"{o.name}={_show(o.default)}" for o in cls.option_specs) or "-"
+        title = f"{cls.title}\n[dim]{cls.summary}[/dim]"
+        if cls.real_time:
+            title += "\n[yellow]real time[/yellow]"
+        table.add_row(gid, title, f"{cls.min_players}-{cls.max_players}", opts)
+    console.print(table)
+    console.print("Rules: [bold]ratgames rules GAME[/bold]   Bots: [bold]ratgames bots GAME[/bold]")
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@app.command()
+@game_argument()
+def rules(game: str) -> None:
+    """Show a game's rules, with every option and its default."""
+    g = get_game(game)
+    console.print(Markdown(g.rules()))
+    table = Table(title=f"Options of {g.title}")
+    table.add_column("option", style="bold cyan")
+    table.add_column("default")
+    table.add_column("allowed")
+    table.add_column("meaning")
+    for o in g.option_specs:
+        table.add_row(o.name, _show(o.default), o.describe_allowed(), o.help)
+    console.print(table)
+    console.print("Set options with [bold]--option name=value[/bold] (or -o name=value).")
+
+
+@app.command()
+@game_argument()
+def bots(game: str) -> None:
+    """List the bots that play a game, with their parameters."""
+    get_game(game)
+    table = Table(title=f"Bots for {game}")
+    table.add_column("bot", style="bold cyan")
+    table.add_column("what it does")
+    table.add_column("parameters (default)")
+    for name, summary, params in describe_bots(game):
+        ps = "\n".join(f"{p.name}={_show(p.default)}: {p.help}" for p in params) or "-"
+        table.add_row(name, summary, ps)
+    console.print(table)
+    console.print("Use as NAME or NAME:param=value,param=value, e.g. --bots heuristic:memory=0.6")
+
+
+@app.command()
+@game_argument()
+@players_option
+@click.option(
+    "--bots",
+    "-b",
+    multiple=True,
+    metavar="BOT",
+    help="Bots for the other seats: NAME or NAME:k=v,...",
+)
+@option_option
+@click.option("--seed", "-s", type=int, default=None, help="Seed for the shuffles.")
+@click.option("--seat", type=int, default=1, show_default=True, help="Your seat, from 1.")
+@click.option(
+    "--level",
+    type=click.Choice(["easy", "normal", "hard", "expert"]),
+    default=None,
+    help="Bot strength, instead of --bots.",
+)
+@click.option(
+    "--record-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where to save the record (default ~/.ratgames/records, or $RATGAMES_HOME/records).",
+)
+@click.option("--no-record", is_flag=True, help="Do not save a record.")
+def play(
+    game: str,
+    players: int | None,
+    bots: tuple[str, ...],
+    option: tuple[str, ...],
+    seed: int | None,
+    seat: int,
+    level: str | None,
+    record_dir: Path | None,
+    no_record: bool,
+) -> None:
+    """Play a game in the terminal against bots; the record is saved at the end."""
+    g = _setup(game, players, option)
+    if not 1 <= seat <= g.players:
+        _fail(f"--seat must be from 1 to {g.players}")
+    if level is not None:
+        if bots:
+            _fail("give either --level or --bots, not both")
+        from .levels import level_bot
+
+        specs = [level_bot(game, level)] * (g.players - 1)
+    else:
+        specs = _bot_list(g, bots, g.players - 1, _default_bot(game))
+    from .tui.play import PlayApp
+
+    seat_index = seat - 1
+    rng_seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
+    bot_objs: list[Any] = []
+    names: list[str] = []
+    it = iter(specs)
+    for s in range(g.players):
+        if s == seat_index:
+            bot_objs.append(None)
+            names.append("You")
+        else:
+            spec = next(it)
+            bot_objs.append(make_bot(g, spec, seed=rng_seed + s))
+            names.append(f"{g.seat_name(s)} ({parse_bot_spec(spec)[0]})")
+    app_ = PlayApp(
+        g,
+        bot_objs,
+        seed=rng_seed,
+        seat=seat_index,
+        names=names,
+        record_dir=None if no_record else (record_dir or default_record_dir()),
+    )
+    app_.run()
+    if app_.record_path is not None and app_.record_path != Path():
+        console.print(f"Record saved: {app_.record_path}")
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=False,
+    )
+
+
+@app.command()
+@game_argument()
+@click.option(
+    "--games",
+    "-g",
+    "games_",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="How many games to play.",
+)
+@click.option(
+    "--bots",
+    "-b",
+    multiple=True,
+    metavar="BOT",
+    help="One bot per seat, NAME or NAME:k=v,... (the last fills the other seats).",
+)
+@players_option
+@option_option
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the whole run.")
+@click.option(
+    "--workers", "-w", type=int, default=None, help="Processes to use (default: one per core)."
+)
+@click.option(
+    "--json",
+    "json_out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write every figure to this JSON file.",
+)
+@click.option(
+    "--rotate/--no-rotate",
+    default=True,
+    show_default=True,
+    help="Rotate the bots through the seats from game to game.",
+)
+@click.option(
+    "--sweep",
+    default=None,
+    metavar="PARAM=V1,V2,...",
+    help="Vary a bot parameter: one run per value, reported as one table.",
+)
+@click.option("--sweep-all", is_flag=True, help="Apply --sweep to every bot, not only the first.")
+def simulate(
+    game: str,
+    games_: int,
+    bots: tuple[str, ...],
+    players: int | None,
+    option: tuple[str, ...],
+    seed: int,
+    workers: int | None,
+    json_out: Path | None,
+    rotate: bool,
+    sweep: str | None,
+    sweep_all: bool,
+) -> None:
+    """Play bot-vs-bot games in parallel and report win rates, lengths and points."""
+    from .sim import SimConfig, SimResult
+    from .sim import simulate as run
+
+    if games_ < 1:
+        _fail("--games must be at least 1")
+    if workers is not None and workers < 1:
+        _fail("--workers must be at least 1")
+    g = _setup(game, players, option)
+    specs = _bot_list(g, bots, g.players, "random")
+    if len(set(specs)) == 1 and not bots:
+        specs = [_default_bot(game), "random"] + ["random"] * (g.players - 2)
+    runs: list[tuple[str | None, tuple[str, ...]]] = [(None, tuple(specs))]
+    param = ""
+    if sweep:
+        param, sep, values = sweep.partition("=")
+        param = param.strip()
+        if not sep or not values.strip() or not param:
+            _fail("--sweep takes the form param=value1,value2,...")
+        runs = []
+        for text in [v.strip() for v in values.split(",") if v.strip()]:
+            swept = tuple(
+                _with_param(s, param, text) if (i == 0 or sweep_all) else s
+                for i, s in enumerate(specs)
+            )
+            for s in swept:
+                make_bot(g, s)
+            runs.append((text, swept))
+    results: list[tuple[str | None, SimResult]] = []
+    with _progress() as progress:
+        for label_value, row in runs:
+            label = game + (f" {param}={label_value}" if label_value is not None else "")
+            task = progress.add_task(label, total=games_)
+            config = SimConfig(game, g.players, dict(g.options), row, games_, seed, rotate)
+
+            def advance(k: int, task: Any = task) -> None:
+                progress.advance(task, k)
+
+            results.append((label_value, run(config, workers=workers, on_progress=advance)))
+    if sweep:
+        _print_sweep(g, param, results)
+    else:
+        _print_result(g, results[0][1])
+    if json_out is not None:
+        payload: Any = (
+            results[0][1].to_json()
+            if not sweep
+            else {"sweep": param, "runs": [{"value": v, **r.to_json()} for v, r in results]}
+        )
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+        console.print(f"Figures written to {json_out}")
+
+
+def _with_param(spec: str, param: str, value: str) -> str:
+    name, params = parse_bot_spec(spec)
+    params[param] = value
+    return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _print_result(game: Game, result: Any) -> None:
+    cfg = result.config
+    table = Table(
+        title=f"{game.title}: {result.games} games, {game.players} players"
+        + (" (bots rotate through the seats)" if cfg.rotate else "")
+    )
+    table.add_column("#", justify="right")
+    table.add_column("bot", style="bold cyan")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column(f"mean {game.points_label}", justify="right")
+    for i, st in enumerate(result.entrant_stats()):
+        lo, hi = st.interval()
+        mean_points = statistics.fmean(st.points) if st.points else 0.0
+        table.add_row(
+            str(i + 1), st.bot, _pct(st.win_rate()), f"{_pct(lo)}-{_pct(hi)}", f"{mean_points:.2f}"
+        )
+    console.print(table)
+    ls = result.length_stats()
+    unit = game.length_unit
+    console.print(
+        f"Game length ({unit}): mean {ls['mean']:.1f}, median {ls['median']:.1f}, "
+        f"95th percentile {ls['p95']:.1f}, longest {ls.get('max', 0):.0f}"
+    )
+    seats = ", ".join(
+        f"{game.seat_name(s)} {_pct(w)}" for s, w in enumerate(result.seat_win_rates())
+    )
+    console.print(f"Wins by seat: {seats}")
+    capped = result.capped()
+    console.print(
+        f"Safety cap fired in {capped} of {result.games} games ({_pct(capped / result.games)})"
+    )
+    means = result.detail_means()
+    if means:
+        console.print(
+            "Per game on average: " + ", ".join(f"{k} {v:.3g}" for k, v in sorted(means.items()))
+        )
+    console.print(
+        f"{result.games} games in {result.seconds:.1f} s: {result.games_per_second():.0f} games/s"
+    )
+
+
+def _print_sweep(game: Game, param: str, results: Sequence[tuple[str | None, Any]]) -> None:
+    detail_keys = sorted({k for _, r in results for k in r.detail_means()})
+    first = results[0][1].config.bots[0]
+    table = Table(title=f"{game.title}: how {param} of {parse_bot_spec(first)[0]} (bot 1) matters")
+    table.add_column(param, justify="right", style="bold cyan")
+    table.add_column("bot 1 win rate", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column(f"bot 1 mean {game.points_label}", justify="right")
+    table.add_column(f"length ({game.length_unit})", justify="right")
+    for k in detail_keys:
+        table.add_column(k, justify="right")
+    for value, r in results:
+        st = r.entrant_stats()[0]
+        lo, hi = st.interval()
+        means = r.detail_means()
+        table.add_row(
+            str(value),
+            _pct(st.win_rate()),
+            f"{_pct(lo)}-{_pct(hi)}",
+            f"{statistics.fmean(st.points):.2f}",
+            f"{r.length_stats()['mean']:.1f}",
+            *[f"{means.get(k, 0.0):.3g}" for k in detail_keys],
+        )
+    console.print(table)
+    console.print(
+        f"Each row: {results[0][1].games} games; bots: {', '.join(results[0][1].config.bots)}"
+    )
+
+
+@app.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--seat", type=int, default=None, help="Watch from this seat (from 1); default: as a spectator."
+)
+@click.option("--text", is_flag=True, help="Print every step instead of opening the viewer.")
+def replay_cmd(
+    file: Path,
+    seat: int | None,
+    text: bool,
+) -> None:
+    """Step through a game record in the terminal."""
+    record = load_record(file)
+    state = replay(record)  # checks the whole record before showing anything
+    if seat is not None and not 1 <= seat <= state.game.players:
+        _fail(f"--seat must be from 1 to {state.game.players}")
+    seat_index = None if seat is None else seat - 1
+    if text:
+        from .tui.replay import frame_text, replay_frames
+
+        frames, moves = replay_frames(record)
+        for i in range(len(frames)):
+            console.print(frame_text(frames, moves, i, seat_index), markup=False, highlight=False)
+            console.rule()
+        return
+    from .tui.replay import ReplayApp
+
+    ReplayApp(record, seat=seat_index).run()
+
+
+def expand_multi_values(argv: list[str]) -> list[str]:
+    """Let ``--bots a b c`` mean ``--bots a --bots b --bots c`` (likewise ``--option``)."""
+    out: list[str] = []
+    i = 0
+    known = set(game_ids())
+    while i < len(argv):
+        token = argv[i]
+        out.append(token)
+        i += 1
+        if token in MULTI_VALUE_OPTIONS and i < len(argv):
+            out.append(argv[i])
+            i += 1
+            while i < len(argv) and not argv[i].startswith("-") and argv[i] not in known:
+                if argv[i].endswith(".json"):
+                    break
+                out.extend([token, argv[i]])
+                i += 1
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line; user errors give one line on stderr and exit code 2."""
+    args = expand_multi_values(list(sys.argv[1:] if argv is None else argv))
+    try:
+        app.main(args=args, prog_name="ratgames", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        # "ratgames" alone: show the help, as --help would.
+        click.echo(exc.ctx.get_help() if exc.ctx else "", err=False)
+        raise SystemExit(0) from None
+    except click.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx else "ratgames"
+        err.print(
+            f"[bold red]error:[/bold red] {exc.format_message()}  (see '{where} --help')",
+            highlight=False,
+        )
+        raise SystemExit(2) from None
+    except click.exceptions.Abort:
+        err.print("aborted")
+        raise SystemExit(130) from None
+    except (UserError, RatgamesError) as exc:
+        err.print(f"[bold red]error:[/bold red] {exc}", highlight=False, markup=False)
+        raise SystemExit(2) from None
+    except click.ClickException as exc:
+        err.print(f"[bold red]error:[/bold red] {exc.format_message()}", highlight=False)
+        raise SystemExit(exc.exit_code) from None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""Difficulty levels for players: ``easy``, ``normal``, ``hard`` and ``expert``, per game.
+
+A game may name its own levels in its ``bots`` module as ``LEVELS = {"easy": "heuristic:...",
+...}``; otherwise the levels below apply.
+"""
+
+from __future__ import annotations
+
+from .core.bots import bot_entries
+from .core.errors import UnknownNameError
+from .core.registry import game_class
+
+LEVEL_NAMES = ("easy", "normal", "hard", "expert")
+
+GENERAL_LEVELS = {
+    "easy": "random",
+    "normal": "heuristic",
+    "hard": "ismcts:iterations=300,rollout=heuristic",
+    "expert": "ismcts:seconds=1.5,rollout=heuristic",
+}
+
+
+def levels_for(game_id: str) -> dict[str, str]:
+    """The bot spec of every level for ``game_id``."""
+    import importlib
+
+    package = game_class(game_id).__module__.rpartition(".")[0]
+    names = {e.name for e in bot_entries(game_id)}
+    try:
+        own: dict[str, str] = dict(
+            getattr(importlib.import_module(f"{package}.bots"), "LEVELS", {})
+        )
+    except ModuleNotFoundError:
+        own = {}
+    out: dict[str, str] = {}
+    for level in LEVEL_NAMES:
+        spec = own.get(level) or GENERAL_LEVELS[level]
+        if spec.partition(":")[0] not in names:
+            spec = "heuristic" if "heuristic" in names else "random"
+        out[level] = spec
+    return out
+
+
+def level_bot(game_id: str, level: str) -> str:
+    """The bot spec that plays ``level`` at ``game_id``."""
+    if level not in LEVEL_NAMES:
+        raise UnknownNameError(f"unknown level {level!r}; the levels are: {', '.join(LEVEL_NAMES)}")
+    return levels_for(game_id)[level]

@@ -1,0 +1,248 @@
+"""Simulating many bot-vs-bot games in parallel processes, with statistics.
+
+>>> from ratgames.sim import wilson_interval
+>>> lo, hi = wilson_interval(60, 100)
+>>> round(lo, 3), round(hi, 3)
+(0.502, 0.691)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from .core.bots import make_bot
+from .core.registry import get_game
+from .core.rng import Rng
+from .core.runner import play_game
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (``successes`` may be fractional)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """The figures kept of one simulated game.
+
+    ``entrants[seat]`` is the index (in the bot list) of the bot that sat at ``seat``.
+    """
+
+    entrants: tuple[int, ...]
+    winners: tuple[int, ...]
+    points: tuple[float, ...]
+    length: float
+    actions: int
+    capped: bool
+    details: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """What to simulate."""
+
+    game_id: str
+    players: int
+    options: Mapping[str, Any]
+    bots: tuple[str, ...]
+    games: int
+    seed: int = 0
+    rotate: bool = True
+
+
+def _entrants(config: SimConfig, index: int) -> tuple[int, ...]:
+    n = config.players
+    shift = index % n if config.rotate else 0
+    return tuple((seat + shift) % n for seat in range(n))
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run started with ``seed``."""
+    return Rng(seed * 1_000_003 + index).next64()
+
+
+def play_one(config: SimConfig, index: int) -> GameSummary:
+    """Play game ``index`` of a run (the same index always gives the same game)."""
+    game = get_game(config.game_id, players=config.players, options=config.options)
+    entrants = _entrants(config, index)
+    seed = game_seed(config.seed, index)
+    bots = [
+        make_bot(game, config.bots[e], seed=seed + 7919 * (s + 1)) for s, e in enumerate(entrants)
+    ]
+    state = play_game(game, bots, seed=seed, record=False)
+    outcome = state.outcome()
+    assert outcome is not None
+    details = {
+        k: float(v)
+        for k, v in outcome.details.items()
+        if isinstance(v, (int, float)) and not isinstance(v, bool)
+    }
+    actions = int(details.pop("actions", 0))
+    length = details.pop("length", float(actions))
+    return GameSummary(
+        entrants, outcome.winners, outcome.points, length, actions, outcome.capped, details
+    )
+
+
+def _run_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameSummary]:
+    return [play_one(config, i) for i in indices]
+
+
+@dataclass
+class EntrantStats:
+    """Aggregates for one entry of the bot list."""
+
+    bot: str
+    games: int = 0
+    wins: float = 0.0
+    points: list[float] = field(default_factory=list)
+
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+
+@dataclass
+class SimResult:
+    """Everything a simulation run measured."""
+
+    config: SimConfig
+    summaries: list[GameSummary]
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return len(self.summaries)
+
+    def entrant_stats(self) -> list[EntrantStats]:
+        stats = [EntrantStats(bot) for bot in self.config.bots[: self.config.players]]
+        while len(stats) < self.config.players:
+            stats.append(EntrantStats(self.config.bots[len(stats) % len(self.config.bots)]))
+        for g in self.summaries:
+            share = 1.0 / len(g.winners)
+            for seat, entrant in enumerate(g.entrants):
+                st = stats[entrant]
+                st.games += 1
+                st.points.append(g.points[seat])
+                if seat in g.winners:
+                    st.wins += share
+        return stats
+
+    def seat_win_rates(self) -> list[float]:
+        wins = [0.0] * self.config.players
+        for g in self.summaries:
+            for w in g.winners:
+                wins[w] += 1.0 / len(g.winners)
+        return [w / max(1, self.games) for w in wins]
+
+    def lengths(self) -> list[float]:
+        return [g.length for g in self.summaries]
+
+    def length_stats(self) -> dict[str, float]:
+        data = sorted(self.lengths())
+        if not data:
+            return {"mean": 0.0, "median": 0.0, "p95": 0.0}
+        p95 = data[min(len(data) - 1, math.ceil(0.95 * len(data)) - 1)]
+        return {
+            "mean": statistics.fmean(data),
+            "median": float(statistics.median(data)),
+            "p95": float(p95),
+            "max": float(data[-1]),
+        }
+
+    def capped(self) -> int:
+        return sum(1 for g in self.summaries if g.capped)
+
+    def detail_means(self) -> dict[str, float]:
+        sums: dict[str, float] = {}
+        for g in self.summaries:
+            for k, v in g.details.items():
+                sums[k] = sums.get(k, 0.0) + v
+        return {k: v / max(1, self.games) for k, v in sums.items()}
+
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.config.game_id,
+            "players": self.config.players,
+            "options": dict(self.config.options),
+            "bots": list(self.config.bots),
+            "seed": self.config.seed,
+            "rotate_seats": self.config.rotate,
+            "games": self.games,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games_per_second(), 2),
+            "entrants": [
+                {
+                    "bot": s.bot,
+                    "games": s.games,
+                    "wins": s.wins,
+                    "win_rate": s.win_rate(),
+                    "win_rate_95ci": list(s.interval()),
+                    "mean_points": statistics.fmean(s.points) if s.points else 0.0,
+                }
+                for s in self.entrant_stats()
+            ],
+            "seat_win_rates": self.seat_win_rates(),
+            "length": self.length_stats(),
+            "capped": self.capped(),
+            "details_mean": self.detail_means(),
+        }
+
+
+def _chunks(n: int, size: int) -> Iterator[list[int]]:
+    for start in range(0, n, size):
+        yield list(range(start, min(n, start + size)))
+
+
+def simulate(
+    config: SimConfig,
+    *,
+    workers: int | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> SimResult:
+    """Run ``config.games`` games, in ``workers`` processes (one per core by default)."""
+    # Check the set-up (game, options, bots) once, here, so errors are raised before any work.
+    game = get_game(config.game_id, players=config.players, options=config.options)
+    for spec in config.bots:
+        make_bot(game, spec)
+    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+    started = time.perf_counter()
+    summaries: list[GameSummary] = []
+    if workers == 1 or config.games < 8:
+        for i in range(config.games):
+            summaries.append(play_one(config, i))
+            if on_progress:
+                on_progress(1)
+    else:
+        size = max(1, min(200, config.games // (workers * 8)))
+        parts: dict[int, list[GameSummary]] = {}
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {
+                pool.submit(_run_chunk, config, c): c[0] for c in _chunks(config.games, size)
+            }
+            for fut in as_completed(futures):
+                part = fut.result()
+                parts[futures[fut]] = part
+                if on_progress:
+                    on_progress(len(part))
+        for start in sorted(parts):
+            summaries.extend(parts[start])
+    return SimResult(config, summaries, time.perf_counter() - started)
