@@ -4,7 +4,14 @@ The core knows no game by name; games register themselves (see :mod:`ratgames.ga
 """
 
 from .bots import Bot, RandomBot, Reaction, SeatView, make_bot, register_bot
-from .errors import IllegalAction, OptionError, RatgamesError, RecordError, UnknownNameError
+from .errors import (
+    DealError,
+    IllegalAction,
+    OptionError,
+    RatgamesError,
+    RecordError,
+    UnknownNameError,
+)
 from .game import Action, Chance, Game, Outcome, State
 from .options import Option
 from .records import load_record, replay, save_record
@@ -16,6 +23,7 @@ __all__ = [
     "Action",
     "Bot",
     "Chance",
+    "DealError",
     "Game",
     "IllegalAction",
     "Option",

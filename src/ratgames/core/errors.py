@@ -27,5 +27,9 @@ class RecordError(RatgamesError):
     """A game record that cannot be read or replayed (corrupt, from a newer rules version, ...)."""
 
 
+class DealError(RatgamesError):
+    """An explicit deal that does not place every card of the game exactly once, or is malformed."""
+
+
 class UnknownNameError(RatgamesError):
     """An unknown game, bot or level name."""

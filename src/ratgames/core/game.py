@@ -24,7 +24,7 @@ from collections.abc import Hashable, Iterator, Mapping, MutableSequence, Sequen
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from .errors import IllegalAction, OptionError, RecordError
+from .errors import DealError, IllegalAction, OptionError, RatgamesError, RecordError
 from .options import Option, resolve_options
 from .rng import Rng
 
@@ -232,7 +232,18 @@ class Game(ABC):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise OptionError(f"seed must be a whole number, not {seed!r}")
         chance = Chance(seed, chance_script)
-        state = self._new_state(chance, deal)
+        if deal is None:
+            state = self._new_state(chance, None)
+        else:
+            if not isinstance(deal, Mapping):
+                raise DealError(f"a deal is a mapping (JSON object), not {type(deal).__name__}")
+            try:
+                state = self._new_state(chance, deal)
+            except (DealError, RecordError):
+                raise
+            except (RatgamesError, ValueError, TypeError, KeyError, IndexError) as exc:
+                detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+                raise DealError(f"bad deal for {self.id}: {detail}") from None
         state._seed = seed
         return state
 
