@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, NamedTuple
 
-from ratgames.core.errors import IllegalAction, OptionError, RatgamesError
+from ratgames.core.errors import DealError, IllegalAction, OptionError, RatgamesError
 from ratgames.core.game import JSON, Chance, Game, Outcome, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
@@ -123,6 +123,10 @@ _START_BOTH = (DRAW, TAKE)
 _HOLD_ACTS = (*REPLACE, DISCARD)
 _PEEK_AND_PASS = (*PEEKS, DISCARD)
 _KNOCK_ACTS = (KNOCK, END)
+_HOLD_SET = frozenset(_HOLD_ACTS)
+_REPLACE_SET = frozenset(REPLACE)
+_PEEK_SET = frozenset(PEEKS)
+_KNOCK_SET = frozenset(_KNOCK_ACTS)
 
 # --- options --------------------------------------------------------------------------------------
 
@@ -241,6 +245,7 @@ class RatATatCat(Game):
         self.shuffle_back: bool = o["first_discard"] == "shuffle_back"
         self.turn_cap: int = o["turn_cap"]
         self.round_cap: int = o["round_cap"]
+        self.minutes = self.mode_kind == "minutes"
         self.p4 = self.players * SLOTS
         self.rows = self.players + 1
         if self.mode_kind == "minutes" and self.mode_n > 24 * 60:
@@ -297,31 +302,29 @@ class RatATatCat(Game):
 
     def _read_deal(self, deal: Mapping[str, Any]) -> tuple[list[int], list[int], list[int]]:
         if not isinstance(deal, Mapping):
-            raise RatgamesError("a deal is an object with 'hands', 'draw' and 'discard'")
+            raise DealError("a deal is an object with 'hands', 'draw' and 'discard'")
         extra = set(deal) - {"hands", "draw", "discard"}
         if extra:
-            raise RatgamesError(
-                f"a deal has only 'hands', 'draw' and 'discard', not {sorted(extra)!r}"
-            )
+            raise DealError(f"a deal has only 'hands', 'draw' and 'discard', not {sorted(extra)!r}")
         hands_in, draw_in, discard_in = deal.get("hands"), deal.get("draw"), deal.get("discard")
         if not isinstance(hands_in, list) or len(hands_in) != self.players:
-            raise RatgamesError(f"the deal's 'hands' must list {self.players} rows of 4 cards")
+            raise DealError(f"the deal's 'hands' must list {self.players} rows of 4 cards")
         hands: list[int] = []
         for s, row in enumerate(hands_in):
             if not isinstance(row, list) or len(row) != SLOTS:
-                raise RatgamesError(f"the deal's hand of seat {s + 1} must have 4 cards")
+                raise DealError(f"the deal's hand of seat {s + 1} must have 4 cards")
             hands.extend(parse_card(c) for c in row)
         if not isinstance(draw_in, list) or not isinstance(discard_in, list):
-            raise RatgamesError("the deal's 'draw' and 'discard' must be lists (top card first)")
+            raise DealError("the deal's 'draw' and 'discard' must be lists (top card first)")
         draw = [parse_card(c) for c in reversed(draw_in)]
         discard = [parse_card(c) for c in reversed(discard_in)]
         if sorted(hands + draw + discard) != list(DECK):
-            raise RatgamesError(
+            raise DealError(
                 "the deal does not hold exactly the 54 cards (0-8 four times, 9 nine times, "
                 "PEEK, SWAP and DRAW2 three times each)"
             )
         if not discard or discard[-1] >= PEEK:
-            raise RatgamesError("the deal's discard pile must start with a number card on top")
+            raise DealError("the deal's discard pile must start with a number card on top")
         return hands, draw, discard
 
     # --- the rules text ---------------------------------------------------------------------------
@@ -487,7 +490,7 @@ class RatState(State):
         self.round_cap_fired = False
         self.score_sum = 0
         self.score_n = 0
-        self.results: tuple[dict[str, JSON], ...] = ()
+        self.results: tuple[tuple[Any, ...], ...] = ()
         self.outcome_: Outcome | None = None
         self.deal0: dict[str, JSON] = {}
 
@@ -652,6 +655,40 @@ class RatState(State):
             return out
         return []
 
+    def is_legal(self, seat: int, action: Any) -> bool:
+        """The same answer as ``action in legal_actions(seat)``, without building the list."""
+        if seat != self.turn or type(action) is not Act:
+            return False
+        ph = self.phase
+        if ph == START:
+            if action == DRAW:
+                return True
+            d = self.discard
+            return action == TAKE and bool(d) and d[-1] < PEEK
+        if ph == HOLD:
+            return action in _HOLD_SET
+        if ph == KNOCKING:
+            return action in _KNOCK_SET
+        if ph == TAKEN:
+            return action in _REPLACE_SET
+        if ph == MUST_DRAW:
+            return action == DRAW
+        if ph == PEEKING:
+            return action in _PEEK_SET or (self.extra > 0 and action == DISCARD)
+        if ph == SWAPPING:
+            if action.kind == K_SWAP:
+                a, p, b = action.a, action.p, action.b
+                return (
+                    SWAPS.get((a, p, b)) == action
+                    and p < self.game.players
+                    and p != seat
+                    and self.active[p]
+                    and not self.faceup[seat * SLOTS + a]
+                    and not self.faceup[p * SLOTS + b]
+                )
+            return action == (DISCARD if self.extra else NOSWAP)
+        return False
+
     def _swaps(self, seat: int) -> list[Any]:
         faceup = self.faceup
         active = self.active
@@ -750,7 +787,7 @@ class RatState(State):
         k = action[0]
         g = self.game
         t: float | None = None
-        if g.mode_kind == "minutes" and self._recording and self._log is not None:
+        if g.minutes and self._recording and self._log is not None:
             entry = self._log[0]
             if entry[0] == "action" and entry[3] is not None:
                 t = round(float(entry[3]), 4)
@@ -877,7 +914,7 @@ class RatState(State):
                     self._event("fix", s, i, card, new)
         # Everyone sees every row now.
         p4 = g.p4
-        self.known = [hands[i] for i in range(p4)] * g.rows
+        self.known = hands * g.rows
         self.faceup = [True] * p4
         sums = [
             sum(hands[s * SLOTS : s * SLOTS + SLOTS]) if self.active[s] else 0 for s in range(p)
@@ -896,21 +933,17 @@ class RatState(State):
         self.totals = tuple(self.totals[s] + sums[s] for s in range(p))
         self.results = (
             *self.results,
-            {
-                "round": self.rnd,
-                "dealer": self.dealer,
-                "hands": [
-                    [CARD_TEXT[c] for c in hands[s * SLOTS : s * SLOTS + SLOTS]]
-                    if self.active[s]
-                    else None
-                    for s in range(p)
-                ],
-                "sums": [sums[s] if self.active[s] else None for s in range(p)],
-                "winners": winners,
-                "knocker": self.knocker if self.knocker >= 0 else None,
-                "capped": capped,
-                "totals": list(self.totals),
-            },
+            (
+                self.rnd,
+                self.dealer,
+                tuple(hands),
+                tuple(sums),
+                tuple(winners),
+                self.knocker,
+                capped,
+                self.totals,
+                self.active,
+            ),
         )
         self._event("round", -1, low)
         kind, n = g.mode_kind, g.mode_n
@@ -1037,7 +1070,7 @@ class RatState(State):
             "discard": [CARD_TEXT[c] for c in reversed(self.discard)],
             "discard_top": CARD_TEXT[self.discard[-1]] if self.discard else None,
             "totals": list(self.totals),
-            "results": list(self.results),
+            "results": [result_json(r) for r in self.results],
             "events": self._event_list(60),
             "over": self.phase == OVER,
             "outcome": self.outcome_.to_json() if self.outcome_ is not None else None,
@@ -1142,7 +1175,7 @@ class RatState(State):
                 self.score_n,
                 self.round_cap_fired,
             ],
-            "results": list(self.results),
+            "results": [result_json(r) for r in self.results],
             "events": self._event_list(1 << 30),
             "outcome": self.outcome_.to_json() if self.outcome_ is not None else None,
         }
@@ -1157,6 +1190,25 @@ class RatState(State):
 
     def initial_deal(self) -> dict[str, JSON]:
         return {k: [list(x) for x in v] if k == "hands" else list(v) for k, v in self.deal0.items()}
+
+
+def result_json(r: tuple[Any, ...]) -> dict[str, JSON]:
+    """One finished round as JSON: every row face up, the sums, winners and totals after it."""
+    rnd, dealer, hands, sums, winners, knocker, capped, totals, active = r
+    players = len(sums)
+    return {
+        "round": rnd,
+        "dealer": dealer,
+        "hands": [
+            [CARD_TEXT[c] for c in hands[s * SLOTS : s * SLOTS + SLOTS]] if active[s] else None
+            for s in range(players)
+        ],
+        "sums": [sums[s] if active[s] else None for s in range(players)],
+        "winners": list(winners),
+        "knocker": knocker if knocker >= 0 else None,
+        "capped": capped,
+        "totals": list(totals),
+    }
 
 
 def _a(card: int) -> str:
