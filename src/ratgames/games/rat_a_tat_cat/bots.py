@@ -1,0 +1,264 @@
+"""Rat-a-Tat Cat bots.
+
+``heuristic`` plays from its seat's observation only (through the :class:`SeatView`): it values
+every slot at the card it remembers there, or at the average of the cards it has not seen; it
+keeps low cards, throws high ones, peeks at unknown slots, swaps a known high card of its own for
+an opponent's known low card, and knocks when its estimated sum is at most ``knock`` and not above
+what it estimates for every opponent minus ``margin``.
+
+``memory`` (0 to 1) is the chance that the bot keeps each thing it sees (a card at a place); a bot
+with ``memory=0.6`` forgets like a child does.  Perfect memory (1.0) is the default.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ratgames.core.bots import Bot, SeatView, register_bot
+from ratgames.core.game import Action
+from ratgames.core.options import Option
+
+from .rules import (
+    CARD_TEXT,
+    DECK,
+    DISCARD,
+    DRAW,
+    END,
+    KNOCK,
+    NOSWAP,
+    PEEK,
+    PEEKS,
+    REPLACE,
+    SLOTS,
+    SWAPS,
+    TAKE,
+    RatATatCat,
+)
+
+POWER_VALUE = 5.0
+"""What a power card left in a row is worth: it is replaced by a random number card (mean 5)."""
+
+_VALUE = {t: (float(i) if i < PEEK else POWER_VALUE) for i, t in enumerate(CARD_TEXT)}
+_DECK_COUNTS: dict[str, int] = {}
+for _c in DECK:
+    _DECK_COUNTS[CARD_TEXT[_c]] = _DECK_COUNTS.get(CARD_TEXT[_c], 0) + 1
+
+Slot = tuple[int, int]
+
+
+class HeuristicBot(Bot):
+    """Keeps low cards, peeks at unknown ones, swaps high for low, knocks on a low estimate."""
+
+    name = "heuristic"
+    params: ClassVar[tuple[Option, ...]] = (
+        Option(
+            "memory",
+            1.0,
+            "Chance (0 to 1) to remember each card it sees; 1 is perfect memory.",
+            minimum=0.0,
+            maximum=1.0,
+        ),
+        Option(
+            "knock",
+            9.0,
+            "Knock when the estimated sum of its row is at most this.",
+            minimum=0.0,
+            maximum=60.0,
+        ),
+        Option(
+            "margin",
+            1.0,
+            "Knock only when its estimate is at least this much below every opponent's estimate.",
+            minimum=-60.0,
+            maximum=60.0,
+        ),
+    )
+
+    def __init__(self, game: Any, seed: int = 0, **params: Any) -> None:
+        super().__init__(game, seed, **params)
+        full = {p.name: params.get(p.name, p.default) for p in self.params}
+        self.memory = float(full["memory"])
+        self.knock = float(full["knock"])
+        self.margin = float(full["margin"])
+        self.seat = 0
+        self._round = -1
+        self._last_event = 0
+        self._mem: dict[Slot, str] = {}
+        self._forgot: dict[Slot, str] = {}
+
+    def new_game(self, seat: int) -> None:
+        self.seat = seat
+        self._round = -1
+        self._last_event = 0
+        self._mem = {}
+        self._forgot = {}
+
+    # --- memory ---------------------------------------------------------------------------------
+
+    def _remembered(self, obs: dict[str, Any]) -> dict[Slot, str]:
+        """The cards it remembers at each place: all it saw with perfect memory, else a subset."""
+        slots = obs["slots"]
+        if self.memory >= 1.0:
+            return {
+                (o, i): card
+                for o, row in enumerate(slots)
+                for i, card in enumerate(row)
+                if card is not None
+            }
+        if obs["round"] != self._round:
+            self._round = obs["round"]
+            self._mem = {}
+            self._forgot = {}
+        for event in obs["events"]:
+            if event["n"] <= self._last_event or event["round"] != self._round:
+                continue
+            kind = event["kind"]
+            if kind == "swap":
+                x: Slot = (event["seat"], event["slot"] - 1)
+                y: Slot = (event["other"], event["other_slot"] - 1)
+                for table in (self._mem, self._forgot):
+                    vx, vy = table.pop(x, None), table.pop(y, None)
+                    if vx is not None:
+                        table[y] = vx
+                    if vy is not None:
+                        table[x] = vy
+            elif kind == "replace":
+                place: Slot = (event["seat"], event["slot"] - 1)
+                self._mem.pop(place, None)
+                self._forgot.pop(place, None)
+        if obs["events"]:
+            self._last_event = max(self._last_event, obs["events"][-1]["n"])
+        for o, row in enumerate(slots):
+            for i, card in enumerate(row):
+                place = (o, i)
+                if card is None:
+                    self._mem.pop(place, None)
+                    continue
+                if self._mem.get(place) == card or self._forgot.get(place) == card:
+                    continue
+                if self.rng.random() < self.memory:
+                    self._mem[place] = card
+                    self._forgot.pop(place, None)
+                else:
+                    self._forgot[place] = card
+                    self._mem.pop(place, None)
+        return dict(self._mem)
+
+    # --- estimates ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _unknown_value(obs: dict[str, Any], known: dict[Slot, str]) -> float:
+        """The mean value of the cards it cannot place (a power card counts as its replacement)."""
+        counts = dict(_DECK_COUNTS)
+        for card in obs["discard"]:
+            counts[card] -= 1
+        for card in known.values():
+            counts[card] -= 1
+        held = obs.get("held")
+        if held not in (None, "hidden"):
+            counts[held] -= 1
+        total = sum(max(0, n) for n in counts.values())
+        if total <= 0:
+            return POWER_VALUE
+        return sum(_VALUE[c] * max(0, n) for c, n in counts.items()) / total
+
+    def _row_values(
+        self, obs: dict[str, Any], known: dict[Slot, str], seat: int, unknown: float
+    ) -> list[float]:
+        return [_VALUE[known[(seat, i)]] if (seat, i) in known else unknown for i in range(SLOTS)]
+
+    # --- deciding -------------------------------------------------------------------------------
+
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        obs = view.observation()
+        me = view.seat
+        known = self._remembered(obs)
+        unknown = self._unknown_value(obs, known)
+        mine = self._row_values(obs, known, me, unknown)
+        phase = obs["phase"]
+        extra = obs["draws_left"]
+        if phase == "start":
+            top = obs["discard_top"]
+            if TAKE in legal and top is not None:
+                value = _VALUE[top]
+                worst = max(range(SLOTS), key=lambda i: (mine[i], (me, i) not in known))
+                if mine[worst] - value >= 2.5 or (value <= 1 and mine[worst] - value >= 1.5):
+                    return TAKE
+            return DRAW
+        if phase in ("holding", "taken"):
+            value = _VALUE[obs["held"]]
+            # Prefer replacing a known high card; an unknown slot is worth its estimate.
+            best = max(range(SLOTS), key=lambda i: (mine[i] - value, (me, i) in known))
+            gain = mine[best] - value
+            if phase == "taken":
+                return REPLACE[best]
+            need = 2.5 if extra else 1.0
+            if (me, best) not in known:
+                need += 0.5
+            if gain >= need:
+                return REPLACE[best]
+            return DISCARD
+        if phase == "peek":
+            for i in range(SLOTS):
+                if (me, i) not in known and not obs["face_up"][me][i]:
+                    return PEEKS[i]
+            return DISCARD if DISCARD in legal else PEEKS[0]
+        if phase == "swap":
+            return self._swap(obs, legal, known, mine, unknown)
+        if phase == "knock":
+            return KNOCK if self._should_knock(obs, known, mine, unknown) else END
+        return legal[self.rng.randbelow(len(legal))]
+
+    def _swap(
+        self,
+        obs: dict[str, Any],
+        legal: list[Action],
+        known: dict[Slot, str],
+        mine: list[float],
+        unknown: float,
+    ) -> Action:
+        me = self.seat
+        legal_set = set(legal)
+        best: tuple[float, Action] | None = None
+        for i in range(SLOTS):
+            for (o, j), card in known.items():
+                if o == me:
+                    continue
+                action = SWAPS.get((i, o, j))
+                if action is None or action not in legal_set:
+                    continue
+                gain = mine[i] - _VALUE[card]
+                if (me, i) not in known:
+                    gain -= 1.0  # giving away an unknown card is a gamble
+                if best is None or gain > best[0]:
+                    best = (gain, action)
+        if best is not None and best[0] >= 2.0:
+            return best[1]
+        return DISCARD if DISCARD in legal_set else NOSWAP
+
+    def _should_knock(
+        self, obs: dict[str, Any], known: dict[Slot, str], mine: list[float], unknown: float
+    ) -> bool:
+        estimate = sum(mine)
+        if estimate > self.knock:
+            return False
+        others = [
+            sum(self._row_values(obs, known, s, unknown))
+            for s in range(len(obs["slots"]))
+            if s != self.seat and obs["in_round"][s]
+        ]
+        return not others or estimate <= min(others) - self.margin
+
+
+register_bot(
+    "heuristic",
+    HeuristicBot,
+    "keeps low cards, peeks at unknown ones, swaps high for low, knocks on a low estimate "
+    "(memory=0..1, knock=sum, margin=points)",
+    RatATatCat.id,
+)
+
+__all__ = ["END", "HeuristicBot"]
