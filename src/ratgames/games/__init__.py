@@ -4,3 +4,4 @@ from ratgames.core.registry import register_game as register_game
 
 # One line per game: id -> "module:GameClass".
 register_game("rat-a-tat-cat", "ratgames.games.rat_a_tat_cat.rules:RatATatCat")
+register_game("rats", "ratgames.games.rats.rules:Rats")

@@ -1,0 +1,315 @@
+"""Cards, combinations and actions of Rats (the trick-taking game).
+
+Cards are the standard deck ints of :mod:`ratgames.cards` (``rank * 4 + suit``, 2 lowest and ace
+highest; clubs < diamonds < hearts < spades) with the jokers 52 and 53.
+
+A play is a :class:`RatsAction`: its ``kind`` (single, set, run or discard) and its cards in
+canonical order.  The notation is the cards (``7H 7S``, ``5C 6C 7C``); a discard starts with
+``discard`` (``discard 2C 9D``); three cards made of one natural card and both jokers can be read
+as three of a kind or as a run, so that play names its reading (``5H BJ RJ set``).
+
+>>> str(parse_action("7s 7h")), str(parse_action("discard 9d 2c")), str(parse_action("7c 5c 6c"))
+('7H 7S', 'discard 2C 9D', '5C 6C 7C')
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import NamedTuple
+
+from ratgames.cards import SUIT_NAMES, card_text, parse_card
+from ratgames.core.errors import IllegalAction
+
+SINGLE, SET, RUN, DISCARD = 0, 1, 2, 3
+KIND_WORDS = ("single", "set", "run", "discard")
+JOKERS = (52, 53)
+
+
+_TEXT = tuple(card_text(c) for c in range(54))
+
+
+def seq_rank(card: int) -> int:
+    """A natural card's place in a run: ace 0 (low only), two 1, ..., king 12."""
+    r = card >> 2
+    return 0 if r == 12 else r + 1
+
+
+def _canon_key(card: int) -> int:
+    return 100 + card if card >= 52 else card
+
+
+def _run_key(card: int) -> int:
+    return 100 + card if card >= 52 else seq_rank(card) * 4 + (card & 3)
+
+
+class RatsAction(NamedTuple):
+    """A play: ``kind`` (SINGLE, SET, RUN or DISCARD) and the cards in canonical order."""
+
+    kind: int
+    cards: tuple[int, ...]
+
+    def __str__(self) -> str:
+        t = _TEXT
+        text = " ".join([t[c] for c in self.cards])
+        if self.kind == DISCARD:
+            return "discard " + text
+        if self.kind != SINGLE and _ambiguous(self.cards):
+            return f"{text} {KIND_WORDS[self.kind]}"
+        return text
+
+    def describe(self) -> str:
+        """Words for the play, e.g. ``a pair of 7s`` or ``a run of 3 in clubs``."""
+        return describe_play(self.kind, self.cards)
+
+
+def _ambiguous(cards: tuple[int, ...]) -> bool:
+    """One natural card and both jokers: three of a kind or a run of three."""
+    return len(cards) == 3 and cards[1] >= 52
+
+
+def canonical(kind: int, cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """The cards in the order the notation writes them (runs in sequence order, jokers last)."""
+    return tuple(sorted(cards, key=_run_key if kind == RUN else _canon_key))
+
+
+_INTERN: dict[RatsAction, RatsAction] = {}
+
+
+def make_action(kind: int, cards: tuple[int, ...]) -> RatsAction:
+    """The (interned) action of ``kind`` with ``cards`` already in canonical order."""
+    a = RatsAction(kind, cards)
+    got = _INTERN.get(a)
+    if got is None:
+        if len(_INTERN) > 500_000:
+            _INTERN.clear()
+        _INTERN[a] = a
+        return a
+    return got
+
+
+SINGLES = tuple(make_action(SINGLE, (c,)) for c in range(54))
+DISCARD1 = tuple(make_action(DISCARD, (c,)) for c in range(54))
+
+SET_NAMES = {2: "pair", 3: "three of a kind", 4: "four of a kind"}
+RANK_PLURAL = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings")
+
+
+def rank_plural(rank: int) -> str:
+    """``7s``, ``kings``, ``aces``."""
+    return "aces" if rank == 12 else RANK_PLURAL[rank]
+
+
+# --- what a combination is worth ------------------------------------------------------------
+
+
+def set_rank(cards: tuple[int, ...]) -> int:
+    """The rank of a set of 2-4 cards (jokers wild, one natural at least), or -1 if not a set."""
+    if not 2 <= len(cards) <= 4:
+        return -1
+    rank = -1
+    for c in cards:
+        if c >= 52:
+            continue
+        if rank == -1:
+            rank = c >> 2
+        elif c >> 2 != rank:
+            return -1
+    return rank
+
+
+def run_value(cards: tuple[int, ...]) -> int:
+    """``top * 4 + suit`` of the best reading of a run (jokers wild), or -1 if it is not one.
+
+    A run is 3 to 13 cards of one suit in sequence, the ace low only (A-2-3, never Q-K-A).
+    """
+    n = len(cards)
+    if not 3 <= n <= 13:
+        return -1
+    suit = -1
+    lo, hi = 99, -1
+    seen = 0
+    for c in cards:
+        if c >= 52:
+            continue
+        s = c & 3
+        if suit == -1:
+            suit = s
+        elif s != suit:
+            return -1
+        q = seq_rank(c)
+        if seen >> q & 1:
+            return -1
+        seen |= 1 << q
+        lo = min(lo, q)
+        hi = max(hi, q)
+    if suit == -1 or hi - lo + 1 > n:
+        return -1
+    return min(12, lo + n - 1) * 4 + suit
+
+
+def describe_play(kind: int, cards: tuple[int, ...]) -> str:
+    """Words for a play."""
+    n = len(cards)
+    if kind == DISCARD:
+        return f"a discard of {n}"
+    if kind == SINGLE:
+        return "a joker" if cards[0] >= 52 else f"the {card_text(cards[0])}"
+    if kind == SET:
+        rank = set_rank(cards)
+        return f"{'a ' if n == 2 else ''}{SET_NAMES.get(n, 'set')} of {rank_plural(rank)}"
+    value = run_value(cards)
+    top = value >> 2
+    top_text = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")[top]
+    return f"a run of {n} in {SUIT_NAMES[value & 3]} up to {top_text}"
+
+
+# --- notation -------------------------------------------------------------------------------
+
+
+NOTATION_HELP = (
+    "write the cards of your play, e.g. '7H' (a single), '7H 7S' (a pair), '5C 6C 7C' (a run), "
+    "or 'discard 2C 9D' to throw cards away face up; '5H BJ RJ set' or '... run' picks the "
+    "reading of one card with both jokers"
+)
+
+
+def parse_action(text: str) -> RatsAction:
+    """Read a play from its notation (see the module docstring)."""
+    if not isinstance(text, str):
+        raise IllegalAction(f"a play is written as text; {NOTATION_HELP}")
+    words = text.replace(",", " ").split()
+    if not words:
+        raise IllegalAction(f"empty play; {NOTATION_HELP}")
+    kind = -1
+    if words[0].lower() == "discard":
+        kind = DISCARD
+        words = words[1:]
+    elif words[-1].lower() in ("set", "run"):
+        kind = SET if words[-1].lower() == "set" else RUN
+        words = words[:-1]
+    if not words:
+        raise IllegalAction(f"no cards named; {NOTATION_HELP}")
+    if len(words) > 13:
+        raise IllegalAction(f"a play has at most 13 cards; {NOTATION_HELP}")
+    try:
+        cards = [parse_card(w) for w in words]
+    except IllegalAction as exc:
+        raise IllegalAction(f"{exc}; {NOTATION_HELP}") from None
+    if len(set(cards)) != len(cards):
+        raise IllegalAction(f"{text.strip()!r} names a card twice")
+    tcards = tuple(cards)
+    if kind == DISCARD:
+        return make_action(DISCARD, canonical(DISCARD, tcards))
+    if kind == -1:
+        if len(tcards) == 1:
+            return SINGLES[tcards[0]]
+        is_set, is_run = set_rank(tcards) >= 0, run_value(tcards) >= 0
+        if is_set and is_run:
+            raise IllegalAction(
+                f"{text.strip()!r} can be three of a kind or a run: add 'set' or 'run'"
+            )
+        if not is_set and not is_run:
+            raise IllegalAction(f"{text.strip()!r} is {why_not_combination(tcards)}")
+        kind = SET if is_set else RUN
+    elif kind == SET and set_rank(tcards) < 0:
+        raise IllegalAction(f"{text.strip()!r} is not a pair, three or four of a kind")
+    elif kind == RUN and run_value(tcards) < 0:
+        raise IllegalAction(f"{text.strip()!r} is not a run of three or more in one suit")
+    return make_action(kind, canonical(kind, tcards))
+
+
+def why_not_combination(cards: tuple[int, ...]) -> str:
+    """Why ``cards`` (two or more) are neither a set nor a run (for messages)."""
+    naturals = [c for c in cards if c < 52]
+    base = "not a combination (a pair, three or four of a kind, or a run of 3+ in one suit)"
+    if not naturals:
+        return "only jokers, " + base + "; a combination needs a natural card"
+    if len(cards) > 4 and len({c & 3 for c in naturals}) > 1:
+        return base + "; a run must be all one suit"
+    if len(cards) == 2:
+        return base + "; two cards make a pair only if they share a rank"
+    return base + "; to throw them away write 'discard' first"
+
+
+# --- enumeration ----------------------------------------------------------------------------
+
+
+def enum_sets(
+    hand: tuple[int, ...], size: int | None, above: int
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Every set (2-4 cards, or exactly ``size``) in ``hand`` of rank above ``above``,
+    as ``(rank, cards)``, each card combination once."""
+    jokers = [c for c in hand if c >= 52]
+    by_rank: dict[int, list[int]] = {}
+    for c in hand:
+        if c < 52 and c >> 2 > above:
+            by_rank.setdefault(c >> 2, []).append(c)
+    out: list[tuple[int, tuple[int, ...]]] = []
+    nj = len(jokers)
+    sizes = (size,) if size is not None else (2, 3, 4)
+    for rank, nat in by_rank.items():
+        nn = len(nat)
+        if nn == 1 and not nj:
+            continue
+        for n in sizes:
+            for m in range(max(1, n - nj), min(n, nn) + 1):
+                nat_combos = combinations(nat, m) if m < nn else (tuple(nat),)
+                k = n - m
+                for nc in nat_combos:
+                    if k == 0:
+                        out.append((rank, nc))
+                    else:
+                        for jc in combinations(jokers, k):
+                            out.append((rank, nc + jc))
+    return out
+
+
+def enum_runs(
+    hand: tuple[int, ...], length: int | None, above: int
+) -> list[tuple[int, tuple[int, ...]]]:
+    """Every run in ``hand`` (of exactly ``length`` cards if given) worth more than ``above``,
+    as ``(value, cards)`` with the cards in canonical order, each card combination once."""
+    jokers = tuple(c for c in hand if c >= 52)
+    nj = len(jokers)
+    suits: list[list[tuple[int, int]]] = [[], [], [], []]
+    for c in hand:
+        if c < 52:
+            suits[c & 3].append((seq_rank(c), c))
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for suit in range(4):
+        held = suits[suit]
+        if len(held) + nj < 3:
+            continue
+        held.sort()
+        np_ = len(held)
+        for i in range(np_):
+            lo = held[i][0]
+            for j in range(i, np_):
+                span = held[j][0] - lo + 1
+                missing = span - (j - i + 1)
+                if missing > nj:
+                    break
+                interior = held[i + 1 : j]
+                for d in range(nj - missing + 1):
+                    if d > len(interior):
+                        break
+                    drops = combinations(interior, d) if d else ((),)
+                    for dropped in drops:
+                        nat = [held[i][1]]
+                        nat.extend(c for q, c in interior if (q, c) not in dropped)
+                        if j > i:
+                            nat.append(held[j][1])
+                        gaps = missing + d
+                        for k in range(gaps, nj + 1):
+                            n = len(nat) + k
+                            if n < 3 or n > 13 or (length is not None and n != length):
+                                continue
+                            value = min(12, lo + n - 1) * 4 + suit
+                            if value <= above:
+                                continue
+                            if k == 0:
+                                out.append((value, tuple(nat)))
+                            else:
+                                for jc in combinations(jokers, k):
+                                    out.append((value, (*nat, *jc)))
+    return out

@@ -1,0 +1,1039 @@
+"""Rats, the trick-taking game: multi-tricks, shrinking hands, the last player with cards wins.
+
+The rules in the project's own words are in :meth:`Rats.rules`.  A state keeps each hand as a
+sorted tuple of card ints and each reserve as a bit mask (the order of a reserve never matters:
+it is shuffled before anyone draws from it), so states are cheap to clone and compare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ratgames.cards import SUITS, card_text, standard_deck
+from ratgames.cards import parse_card as _parse_card
+from ratgames.core.errors import DealError, IllegalAction
+from ratgames.core.game import JSON, Action, Chance, Game, Outcome, State
+from ratgames.core.options import Option
+from ratgames.core.rng import Rng
+
+from .combos import (
+    DISCARD,
+    DISCARD1,
+    KIND_WORDS,
+    RUN,
+    SET,
+    SET_NAMES,
+    SINGLE,
+    SINGLES,
+    RatsAction,
+    canonical,
+    enum_runs,
+    enum_sets,
+    make_action,
+    parse_action,
+    rank_plural,
+    run_value,
+    set_rank,
+    why_not_combination,
+)
+
+EVENTS_KEPT = 40
+
+
+def _mask(cards: tuple[int, ...] | list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+_BYTE_CARDS = tuple(
+    tuple(tuple(base * 8 + i for i in range(8) if b >> i & 1) for b in range(256))
+    for base in range(7)
+)
+
+
+def _cards_of(mask: int) -> list[int]:
+    """The cards of a bit mask, in increasing order."""
+    out: list[int] = []
+    table = _BYTE_CARDS
+    i = 0
+    while mask:
+        b = mask & 255
+        if b:
+            out += table[i][b]
+        mask >>= 8
+        i += 1
+    return out
+
+
+CARD_TEXT = tuple(card_text(c) for c in range(54))
+
+
+def _texts(cards: list[int] | tuple[int, ...]) -> list[str]:
+    t = CARD_TEXT
+    return [t[c] for c in cards]
+
+
+def trick_kind_name(kind: int, count: int) -> str:
+    """``single``, ``pair``, ``three of a kind``, ``four of a kind`` or ``run of N``."""
+    if kind == SINGLE:
+        return "single"
+    if kind == SET:
+        return SET_NAMES[count]
+    return f"run of {count}"
+
+
+class Rats(Game):
+    """Rats for 2-5 players."""
+
+    id = "rats"
+    title = "Rats"
+    summary = (
+        "Trick-taking with pairs, sets and runs; tricks won become your next hands; "
+        "the last player with cards wins"
+    )
+    min_players = 2
+    max_players = 5
+    default_players = 4
+    points_label = "cards held"
+    length_unit = "tricks"
+    option_specs = (
+        Option(
+            "jokers",
+            0,
+            "Jokers added to the deck (0, 1 or 2): wild inside a pair, set or run, lowest alone.",
+            choices=(0, 1, 2),
+        ),
+        Option(
+            "max_rounds",
+            200,
+            "Safety cap for simulations: after this many rounds the player with most cards wins.",
+            minimum=1,
+            maximum=100_000,
+        ),
+    )
+    variants = ({}, {"jokers": 2}, {"jokers": 1})
+
+    def rules(self) -> str:
+        return RULES_TEXT
+
+    def deck(self) -> list[int]:
+        return standard_deck(self.options["jokers"])
+
+    def card_text(self, card: int) -> str:
+        return card_text(card)
+
+    def parse_card(self, text: str) -> int:
+        """The card written as ``text`` (``10H``, ``QS``, ``BJ``), checked against this deck."""
+        card = _parse_card(text)
+        if card >= 52 and card - 52 >= self.options["jokers"]:
+            raise IllegalAction(f"{text!r} is not in this deck ({self.options['jokers']} jokers)")
+        return card
+
+    def parse_action(self, text: str) -> RatsAction:
+        action = parse_action(text)
+        jokers = self.options["jokers"]
+        for c in action.cards:
+            if c >= 52 + jokers:
+                raise IllegalAction(
+                    f"{card_text(c)} is not in this deck "
+                    f"({'no jokers' if not jokers else 'only BJ is used'})"
+                )
+        return action
+
+    def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> RatsState:
+        n = self.players
+        deck = self.deck()
+        if deal is None:
+            dealer = chance.rng.randbelow(n)
+            cards = list(deck)
+            chance.rng.shuffle(cards)
+            size = len(cards) // n
+            hands = [sorted(cards[i * size : (i + 1) * size]) for i in range(n)]
+            stock = sorted(cards[n * size :])
+        else:
+            dealer, hands, stock = self._read_deal(deal, deck)
+        return RatsState.start(self, chance, dealer, hands, stock)
+
+    def _read_deal(
+        self, deal: Mapping[str, Any], deck: list[int]
+    ) -> tuple[int, list[list[int]], list[int]]:
+        if not isinstance(deal, Mapping) or set(deal) != {"dealer", "hands", "stock"}:
+            raise DealError(
+                "a Rats deal is {'dealer': seat, 'hands': [[cards]...], 'stock': [cards]}"
+            )
+        dealer = deal["dealer"]
+        if (
+            isinstance(dealer, bool)
+            or not isinstance(dealer, int)
+            or not 0 <= dealer < self.players
+        ):
+            raise DealError(f"the deal's dealer must be a seat from 0 to {self.players - 1}")
+        raw_hands = deal["hands"]
+        if not isinstance(raw_hands, list) or len(raw_hands) != self.players:
+            raise DealError(f"the deal needs one hand for each of the {self.players} players")
+        hands: list[list[int]] = []
+        for h in raw_hands:
+            if not isinstance(h, list):
+                raise DealError("each hand of the deal is a list of cards")
+            hands.append(sorted(self.parse_card(t) for t in h))
+        if not isinstance(deal["stock"], list):
+            raise DealError("the deal's stock is a list of cards")
+        stock = sorted(self.parse_card(t) for t in deal["stock"])
+        sizes = {len(h) for h in hands}
+        if len(sizes) != 1 or 0 in sizes:
+            raise DealError("every hand of the deal must hold the same number of cards (1+)")
+        everything = sorted([c for h in hands for c in h] + stock)
+        if everything != sorted(deck):
+            raise DealError(
+                "the deal must place every card of the deck exactly once "
+                f"({len(deck)} cards with {self.options['jokers']} jokers)"
+            )
+        return dealer, hands, stock
+
+
+class RatsState(State):
+    """A moment of a game of Rats."""
+
+    __slots__ = (
+        "alive",
+        "best",
+        "best_seat",
+        "cap_fired",
+        "dealer",
+        "hand_size",
+        "hands",
+        "initial_hands",
+        "initial_size",
+        "known",
+        "known_hand",
+        "leader",
+        "out_round",
+        "over",
+        "pending",
+        "pub_events",
+        "reserves",
+        "round",
+        "round_seen",
+        "round_tricks",
+        "seen",
+        "stock",
+        "stock_taker",
+        "suit_led",
+        "trick",
+        "trick_count",
+        "trick_kind",
+        "trick_mask",
+        "trick_n",
+        "tricks",
+        "turn",
+        "won_round",
+    )
+
+    game: Rats
+    alive: list[bool]
+    best: int
+    best_seat: int
+    cap_fired: bool
+    pub_events: Any
+    hand_size: int
+    hands: list[tuple[int, ...]]
+    initial_hands: tuple[tuple[int, ...], ...]
+    initial_size: int
+    dealer: int
+    known: list[int]
+    known_hand: list[int]
+    leader: int
+    out_round: list[int]
+    over: bool
+    pending: tuple[int, ...]
+    reserves: list[int]
+    round: int
+    round_seen: int
+    round_tricks: Any
+    seen: int
+    stock: int
+    stock_taker: int
+    suit_led: int
+    trick: tuple[tuple[int, RatsAction], ...]
+    trick_count: int
+    trick_kind: int
+    trick_mask: int
+    trick_n: int
+    tricks: int
+    turn: int
+    won_round: list[int]
+
+    @classmethod
+    def start(
+        cls, game: Rats, chance: Chance, dealer: int, hands: list[list[int]], stock: list[int]
+    ) -> RatsState:
+        s = cls.__new__(cls)
+        s._init_core(game, chance)
+        n = game.players
+        s.dealer = dealer
+        s.initial_hands = tuple(tuple(h) for h in hands)
+        s.initial_size = len(hands[0])
+        s.hand_size = s.initial_size
+        s.hands = [tuple(h) for h in hands]
+        s.reserves = [0] * n
+        s.stock = _mask(stock)
+        s.stock_taker = -1
+        s.known = [0] * n
+        s.known_hand = [0] * n
+        s.won_round = [0] * n
+        s.alive = [True] * n
+        s.out_round = [0] * n
+        s.round = 1
+        s.tricks = 0
+        s.trick_count = 0
+        s.leader = dealer
+        s.turn = dealer
+        s.trick = ()
+        s.trick_kind = -1
+        s.trick_n = 0
+        s.trick_mask = 0
+        s.best = -1
+        s.best_seat = -1
+        s.suit_led = -1
+        s.seen = 0
+        s.round_seen = 0
+        s.round_tricks = None
+        s.pub_events = None
+        s.over = False
+        s.cap_fired = False
+        s.pending = ()
+        return s
+
+    # --- the core contract ------------------------------------------------------------------
+
+    def clone(self) -> RatsState:
+        c = RatsState.__new__(RatsState)
+        self._copy_core_to(c)
+        c.dealer = self.dealer
+        c.initial_hands = self.initial_hands
+        c.initial_size = self.initial_size
+        c.hand_size = self.hand_size
+        c.hands = self.hands[:]
+        c.reserves = self.reserves[:]
+        c.stock = self.stock
+        c.stock_taker = self.stock_taker
+        c.known = self.known[:]
+        c.known_hand = self.known_hand[:]
+        c.won_round = self.won_round[:]
+        c.alive = self.alive[:]
+        c.out_round = self.out_round[:]
+        c.round = self.round
+        c.tricks = self.tricks
+        c.trick_count = self.trick_count
+        c.leader = self.leader
+        c.turn = self.turn
+        c.trick = self.trick
+        c.trick_kind = self.trick_kind
+        c.trick_n = self.trick_n
+        c.trick_mask = self.trick_mask
+        c.best = self.best
+        c.best_seat = self.best_seat
+        c.suit_led = self.suit_led
+        c.seen = self.seen
+        c.round_seen = self.round_seen
+        c.round_tricks = self.round_tricks
+        c.pub_events = self.pub_events
+        c.over = self.over
+        c.cap_fired = self.cap_fired
+        c.pending = self.pending
+        return c
+
+    def seats_to_act(self) -> list[int]:
+        return [] if self.over else [self.turn]
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.over or seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        if not self.trick:
+            return list(_leads(hand))
+        return list(self._follows(hand))
+
+    def _follows(self, hand: tuple[int, ...]) -> list[RatsAction]:
+        n = self.trick_n
+        kind = self.trick_kind
+        pending = self.pending
+        if pending:
+            # A discard under way goes on in card order, so each set of cards is one path.
+            last = pending[-1]
+            room = len(hand) - (n - len(pending))
+            return [DISCARD1[c] for i, c in enumerate(hand) if c > last and i <= room]
+        out: list[RatsAction] = []
+        if kind == SINGLE:
+            led = self.suit_led
+            if led == -1:
+                # Only jokers so far: any natural card beats them and names the suit led.
+                for c in hand:
+                    out.append(SINGLES[c] if c < 52 else DISCARD1[c])
+                return out
+            best = self.best
+            for c in hand:
+                if c < 52 and c & 3 == led and c >> 2 > best:
+                    out.append(SINGLES[c])
+            out.extend(DISCARD1[c] for c in hand)
+            return out
+        if kind == SET:
+            out.extend(make_action(SET, cards) for _, cards in enum_sets(hand, n, self.best))
+        else:
+            beats = enum_runs(hand, n, self.best)
+            beats.sort()
+            out.extend(make_action(RUN, cards) for _, cards in beats)
+        out.extend(DISCARD1[c] for c in hand[: len(hand) - n + 1])
+        return out
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        return self._problem(seat, action) is None
+
+    def why_illegal(self, seat: int, action: Action) -> str:
+        problem = self._problem(seat, action)
+        return problem if problem is not None else f"{action} is allowed"
+
+    def _problem(self, seat: int, action: Action) -> str | None:
+        """Why ``action`` is refused for ``seat`` now, or None if it is legal."""
+        if self.over:
+            return "the game is over"
+        if seat != self.turn:
+            return (
+                f"it is not {self.game.seat_name(seat)}'s turn; "
+                f"waiting for {self.game.seat_name(self.turn)}"
+            )
+        if not isinstance(action, RatsAction) or type(action.cards) is not tuple:
+            return f"{action!r} is not a play of Rats"
+        kind, cards = action
+        if not cards or not isinstance(kind, int) or not 0 <= kind <= 3:
+            return f"{action!r} is not a play of Rats"
+        hand = self.hands[seat]
+        for c in cards:
+            if c not in hand:
+                shown = " ".join(_texts(hand))
+                return f"{_ctext(c)} is not in your hand ({shown})"
+        if len(set(cards)) != len(cards):
+            return "a play names each card once"
+        if canonical(kind, cards) != cards:
+            return f"{action!r} does not list its cards in canonical order"
+        n = len(cards)
+        if not self.trick and not self.pending:
+            return self._lead_problem(hand, kind, cards)
+        need = self.trick_n
+        what = trick_kind_name(self.trick_kind, need)
+        if kind == DISCARD:
+            return self._discard_problem(hand, cards)
+        if self.pending:
+            return (
+                f"you have begun a discard ({' '.join(_texts(self.pending))}): discard "
+                f"{need - len(self.pending)} more card(s), one at a time, e.g. 'discard "
+                f"{card_text(self._follows(hand)[0].cards[0])}'"
+            )
+        if n != need:
+            return (
+                f"the lead was a {what}: play {need} card{'s' if need > 1 else ''}, either a "
+                f"{what} that beats it or a discard of {need}"
+            )
+        if kind != self.trick_kind:
+            return (
+                f"the lead was a {what}: play a {what} that beats it, or discard "
+                f"(e.g. 'discard {' '.join(_texts(cards))}')"
+            )
+        return self._beat_problem(kind, cards)
+
+    def _discard_problem(self, hand: tuple[int, ...], cards: tuple[int, ...]) -> str | None:
+        need = self.trick_n
+        if len(cards) != 1:
+            first = cards[0]
+            return (
+                f"discard one card at a time: 'discard {card_text(first)}', then the next "
+                f"(a discard of {need} card{'s' if need > 1 else ''} takes {need} steps)"
+            )
+        c = cards[0]
+        if self.trick_kind == SINGLE and self.suit_led == -1 and c < 52:
+            return (
+                f"only jokers have been played: {card_text(c)} beats them and names the suit "
+                f"led, so play it as '{card_text(c)}' (only a joker may be discarded now)"
+            )
+        left = need - len(self.pending)
+        if self.pending and c < self.pending[-1]:
+            return (
+                f"discard in card order (low to high, jokers last): after "
+                f"{card_text(self.pending[-1])} discard a higher card"
+            )
+        higher = sum(1 for h in hand if h > c)
+        if higher < left - 1:
+            return (
+                f"discard in card order (low to high, jokers last): after {card_text(c)} you "
+                f"would not have the {left - 1} higher card(s) to finish; discard a lower "
+                "card first"
+            )
+        return None
+
+    def _lead_problem(self, hand: tuple[int, ...], kind: int, cards: tuple[int, ...]) -> str | None:
+        if kind == DISCARD:
+            return "you lead this trick: play a single, a pair, three or four of a kind, or a run"
+        if kind == SINGLE:
+            if len(cards) != 1:
+                return "a single is one card"
+            if cards[0] >= 52 and any(c < 52 for c in hand):
+                return "a joker may be led alone only when you have no other lead"
+            return None
+        if kind == SET:
+            if set_rank(cards) < 0:
+                return f"{' '.join(_texts(cards))} is not a set: {why_not_combination(cards)}"
+            return None
+        if run_value(cards) < 0:
+            return f"{' '.join(_texts(cards))} is not a run: {why_not_combination(cards)}"
+        return None
+
+    def _beat_problem(self, kind: int, cards: tuple[int, ...]) -> str | None:
+        best_text = " ".join(_texts(self._best_cards()))
+        if kind == SINGLE:
+            c = cards[0]
+            if c >= 52:
+                return (
+                    "a joker played alone never wins; discard it ('discard " + card_text(c) + "')"
+                )
+            if self.suit_led == -1:
+                return None
+            if c & 3 != self.suit_led:
+                return (
+                    f"{card_text(c)} does not beat {best_text}: a single wins only in the suit "
+                    f"led ({SUITS[self.suit_led]}); discard it instead"
+                )
+            if c >> 2 <= self.best:
+                return f"{card_text(c)} does not beat {best_text}: it must be higher"
+            return None
+        if kind == SET:
+            rank = set_rank(cards)
+            if rank < 0:
+                return f"{' '.join(_texts(cards))} is not a set: {why_not_combination(cards)}"
+            if rank <= self.best:
+                return (
+                    f"{rank_plural(rank)} do not beat {rank_plural(self.best)} ({best_text}): "
+                    "a set must be of a higher rank"
+                )
+            return None
+        value = run_value(cards)
+        if value < 0:
+            return f"{' '.join(_texts(cards))} is not a run: {why_not_combination(cards)}"
+        if value <= self.best:
+            return (
+                f"{' '.join(_texts(cards))} does not beat {best_text}: a run needs a higher top "
+                "card, or the same top card in a higher suit (C < D < H < S)"
+            )
+        return None
+
+    def _best_cards(self) -> tuple[int, ...]:
+        for seat, action in self.trick:
+            if seat == self.best_seat and action.kind != DISCARD:
+                cards: tuple[int, ...] = action.cards
+                return cards
+        return self.trick[0][1].cards if self.trick else ()
+
+    def _apply(self, seat: int, action: Action) -> None:
+        assert isinstance(action, RatsAction)
+        kind, cards = action
+        m = _mask(cards)
+        hand = self.hands[seat]
+        self.hands[seat] = tuple(c for c in hand if not (m >> c) & 1)
+        if self.known[seat] & m:
+            self.known[seat] &= ~m
+            self.known_hand[seat] &= ~m
+        self.trick_mask |= m
+        beat = False
+        if not self.trick:
+            self.trick_kind = kind
+            self.trick_n = len(cards)
+            self.best_seat = seat
+            beat = True
+            if kind == SINGLE:
+                c = cards[0]
+                if c >= 52:
+                    self.suit_led = -1
+                    self.best = -1
+                    # A joker is led alone only from a hand of jokers: what is left is known.
+                    rest = self.hands[seat]
+                    if rest:
+                        rm = _mask(rest)
+                        self.known[seat] |= rm
+                        self.known_hand[seat] |= rm
+                else:
+                    self.suit_led = c & 3
+                    self.best = c >> 2
+            elif kind == SET:
+                self.best = set_rank(cards)
+            else:
+                self.best = run_value(cards)
+        elif kind == DISCARD:
+            pending = (*self.pending, cards[0])
+            if len(pending) < self.trick_n:
+                self.pending = pending
+                return
+            self.pending = ()
+            action = make_action(DISCARD, pending)
+        else:
+            beat = True
+            self.best_seat = seat
+            if kind == SINGLE:
+                c = cards[0]
+                self.suit_led = c & 3
+                self.best = c >> 2
+            elif kind == SET:
+                self.best = set_rank(cards)
+            else:
+                self.best = run_value(cards)
+        self.trick = (*self.trick, (seat, action))
+        self.pub_events = (("play", self.round, seat, action, beat), self.pub_events)
+        nxt = seat
+        players = self.game.players
+        alive = self.alive
+        while True:
+            nxt = nxt + 1 if nxt + 1 < players else 0
+            if alive[nxt]:
+                break
+        if nxt != self.leader:
+            self.turn = nxt
+            return
+        self._end_trick()
+
+    def _end_trick(self) -> None:
+        winner = self.best_seat
+        m = self.trick_mask
+        self.reserves[winner] |= m
+        self.known[winner] |= m
+        self.won_round[winner] |= m
+        self.seen |= m
+        self.round_seen |= m
+        self.tricks += 1
+        self.trick_count += 1
+        self.round_tricks = ((self.leader, self.trick, winner), self.round_tricks)
+        self.pub_events = (("win", self.round, winner, m.bit_count()), self.pub_events)
+        self.trick = ()
+        self.trick_mask = 0
+        self.trick_kind = -1
+        self.best_seat = -1
+        self.suit_led = -1
+        self.leader = winner
+        self.turn = winner
+        if not self.hands[winner]:
+            self._end_round()
+
+    def _end_round(self) -> None:
+        winner = self.leader
+        game = self.game
+        n = game.players
+        stock_to = -1
+        if self.stock:
+            self.reserves[winner] |= self.stock
+            self.stock = 0
+            self.stock_taker = stock_to = winner
+        newly_out = []
+        for p in range(n):
+            if self.alive[p] and not self.reserves[p]:
+                self.alive[p] = False
+                self.out_round[p] = self.round
+                newly_out.append(p)
+        alive = [p for p in range(n) if self.alive[p]]
+        if len(alive) <= 1 or self.round >= game.options["max_rounds"]:
+            self.cap_fired = len(alive) > 1
+            self.over = True
+            self.pub_events = (
+                ("round", self.round, stock_to, tuple(newly_out), 0),
+                self.pub_events,
+            )
+            return
+        size = min(self.initial_size, min(self.reserves[p].bit_count() for p in alive))
+        self.pub_events = (("round", self.round, stock_to, tuple(newly_out), size), self.pub_events)
+        for p in alive:
+            cards = _cards_of(self.reserves[p])
+            if len(cards) > size:
+                self._shuffle(cards, "reserve")
+            hand = sorted(cards[:size])
+            self.hands[p] = tuple(hand)
+            self.reserves[p] &= ~_mask(hand)
+        self.hand_size = size
+        self.round += 1
+        self.trick_count = 0
+        self.round_tricks = None
+        self.round_seen = 0
+        self.won_round = [0] * n
+        self.known_hand = [0] * n
+
+    def outcome(self) -> Outcome | None:
+        if not self.over:
+            return None
+        n = self.game.players
+        held = [len(self.hands[p]) + self.reserves[p].bit_count() for p in range(n)]
+        alive = [p for p in range(n) if self.alive[p]]
+        if len(alive) == 1:
+            winners: tuple[int, ...] = (alive[0],)
+            reason = f"{self.game.seat_name(alive[0])} is the last player with cards"
+        else:
+            top = max(held[p] for p in alive)
+            winners = tuple(p for p in alive if held[p] == top)
+            reason = (
+                f"the round cap ({self.game.options['max_rounds']}) was reached; "
+                "the most cards wins"
+            )
+        keys = [(1, held[p]) if self.alive[p] else (0, self.out_round[p]) for p in range(n)]
+        places = tuple(1 + sum(1 for k in keys if k > keys[p]) for p in range(n))
+        return Outcome(
+            winners=winners,
+            points=tuple(float(h) for h in held),
+            places=places,
+            reason=reason,
+            capped=self.cap_fired,
+            details={
+                "length": self.tricks,
+                "rounds": self.round,
+                "cap_fired": int(self.cap_fired),
+            },
+        )
+
+    # --- knowledge --------------------------------------------------------------------------
+
+    def _trick_json(self, trick: tuple[tuple[int, RatsAction], ...]) -> list[dict[str, JSON]]:
+        return [
+            {
+                "seat": seat,
+                "play": str(a),
+                "cards": _texts(a.cards),
+                "discard": a.kind == DISCARD,
+            }
+            for seat, a in trick
+        ]
+
+    def _public(self) -> dict[str, JSON]:
+        n = self.game.players
+        tricks: list[dict[str, JSON]] = []
+        node = self.round_tricks
+        while node is not None:
+            leader, done, winner = node[0]
+            tricks.append({"leader": leader, "plays": self._trick_json(done), "winner": winner})
+            node = node[1]
+        tricks.reverse()
+        events: list[dict[str, JSON]] = []
+        enode = self.pub_events
+        while enode is not None and len(events) < EVENTS_KEPT:
+            events.append(_event_json(enode[0]))
+            enode = enode[1]
+        events.reverse()
+        trick: dict[str, JSON] | None = None
+        if self.trick:
+            trick = {
+                "kind": trick_kind_name(self.trick_kind, self.trick_n),
+                "count": self.trick_n,
+                "suit_led": SUITS[self.suit_led] if self.suit_led >= 0 else None,
+                "best_seat": self.best_seat,
+                "best": _texts(self._best_cards()),
+                "plays": self._trick_json(self.trick),
+                "discarding": _texts(self.pending),
+            }
+        return {
+            "players": n,
+            "round": self.round,
+            "dealer": self.dealer,
+            "initial_hand_size": self.initial_size,
+            "hand_size": self.hand_size,
+            "tricks_played": self.tricks,
+            "trick_number": self.trick_count + 1,
+            "leader": self.leader,
+            "to_act": self.seats_to_act(),
+            "hand_sizes": [len(h) for h in self.hands],
+            "reserve_sizes": [r.bit_count() for r in self.reserves],
+            "out": [not a for a in self.alive],
+            "out_round": [r or None for r in self.out_round],
+            "stock": self.stock.bit_count(),
+            "stock_taker": self.stock_taker if self.stock_taker >= 0 else None,
+            "trick": trick,
+            "round_tricks": tricks,
+            "played_this_round": _texts(_cards_of(self.round_seen | self.trick_mask)),
+            "seen": _texts(_cards_of(self.seen | self.trick_mask)),
+            "holdings_known": [_texts(_cards_of(k)) for k in self.known],
+            "known_in_hand": [_texts(_cards_of(k)) for k in self.known_hand],
+            "won_this_round": [_texts(_cards_of(w)) for w in self.won_round],
+            "events": events,
+            "over": self.over,
+        }
+
+    def observation(self, seat: int) -> dict[str, JSON]:
+        obs = self._public()
+        obs["seat"] = seat
+        obs["hand"] = _texts(self.hands[seat])
+        known = self.reserves[seat] & self.known[seat]
+        obs["reserve_known"] = _texts(_cards_of(known))
+        obs["reserve_unknown"] = (self.reserves[seat] & ~known).bit_count()
+        return obs
+
+    def spectator_view(self) -> dict[str, JSON]:
+        obs = self._public()
+        obs["seat"] = None
+        return obs
+
+    def sample_consistent(self, seat: int, rng: Rng) -> RatsState:
+        s = self.clone()
+        s._chance = Chance(rng.next64())
+        n = self.game.players
+        own_hand = _mask(self.hands[seat])
+        unknown_counts = []
+        pool = 0
+        for p in range(n):
+            holding = _mask(self.hands[p]) | self.reserves[p]
+            hidden = holding & ~self.known[p]
+            if p == seat:
+                hidden &= ~own_hand
+            unknown_counts.append(hidden.bit_count())
+            pool |= hidden
+        pool |= self.stock
+        cards = _cards_of(pool)
+        rng.shuffle(cards)
+        pos = 0
+        for p in range(n):
+            k = unknown_counts[p]
+            extra = _mask(cards[pos : pos + k])
+            pos += k
+            if p == seat:
+                s.reserves[p] = (self.reserves[p] & self.known[p]) | extra
+                continue
+            holding = self.known[p] | extra
+            size = len(self.hands[p])
+            fixed = self.known_hand[p]
+            # The hand comes from what the seat held at the start of the round; cards won in
+            # this round are known to be in the reserve.
+            free = _cards_of(holding & ~self.won_round[p] & ~fixed)
+            rng.shuffle(free)
+            hand = _cards_of(fixed) + free[: size - fixed.bit_count()]
+            hand.sort()
+            s.hands[p] = tuple(hand)
+            s.reserves[p] = holding & ~_mask(hand)
+        s.stock = _mask(cards[pos:])
+        return s
+
+    def snapshot(self) -> dict[str, JSON]:
+        """The whole state, compactly: cards as ints (see :mod:`ratgames.cards`)."""
+        events: list[list[Any]] = []
+        enode = self.pub_events
+        while enode is not None and len(events) < EVENTS_KEPT:
+            events.append(_raw_event(enode[0]))
+            enode = enode[1]
+        tricks: list[list[Any]] = []
+        node = self.round_tricks
+        while node is not None:
+            leader, trick, winner = node[0]
+            tricks.append([leader, _raw_trick(trick), winner])
+            node = node[1]
+        return {
+            "dealer": self.dealer,
+            "initial_hands": [list(h) for h in self.initial_hands],
+            "initial_size": self.initial_size,
+            "hand_size": self.hand_size,
+            "round": self.round,
+            "tricks": self.tricks,
+            "trick_count": self.trick_count,
+            "leader": self.leader,
+            "turn": self.turn,
+            "over": self.over,
+            "cap_fired": self.cap_fired,
+            "hands": [list(h) for h in self.hands],
+            "reserves": [_cards_of(r) for r in self.reserves],
+            "stock": _cards_of(self.stock),
+            "stock_taker": self.stock_taker,
+            "known": [_cards_of(k) for k in self.known],
+            "known_hand": [_cards_of(k) for k in self.known_hand],
+            "won_round": [_cards_of(k) for k in self.won_round],
+            "alive": list(self.alive),
+            "out_round": list(self.out_round),
+            "trick": _raw_trick(self.trick),
+            "trick_kind": self.trick_kind,
+            "trick_n": self.trick_n,
+            "best": self.best,
+            "best_seat": self.best_seat,
+            "suit_led": self.suit_led,
+            "pending": list(self.pending),
+            "seen": _cards_of(self.seen),
+            "round_seen": _cards_of(self.round_seen),
+            "round_tricks": tricks,
+            "events": events,
+        }
+
+    def cards(self) -> list[int]:
+        out: list[int] = []
+        for h in self.hands:
+            out.extend(h)
+        for r in self.reserves:
+            out.extend(_cards_of(r))
+        out.extend(_cards_of(self.stock))
+        out.extend(_cards_of(self.trick_mask))
+        return out
+
+    def initial_deal(self) -> dict[str, JSON]:
+        all_hands = [c for h in self.initial_hands for c in h]
+        stock = sorted(set(self.game.deck()) - set(all_hands))
+        return {
+            "dealer": self.dealer,
+            "hands": [_texts(h) for h in self.initial_hands],
+            "stock": _texts(stock),
+        }
+
+
+def _raw_trick(trick: tuple[tuple[int, RatsAction], ...]) -> list[Any]:
+    return [[seat, a.kind, list(a.cards)] for seat, a in trick]
+
+
+def _raw_event(event: tuple[Any, ...]) -> list[Any]:
+    if event[0] == "play":
+        a = event[3]
+        return [event[0], event[1], event[2], a.kind, list(a.cards), event[4]]
+    return list(event)
+
+
+def _ctext(card: Any) -> str:
+    try:
+        return card_text(card)
+    except (ValueError, TypeError):
+        return repr(card)
+
+
+def _event_json(event: tuple[Any, ...]) -> dict[str, JSON]:
+    what = event[0]
+    if what == "play":
+        _, rnd, seat, action, beat = event
+        return {
+            "event": "play",
+            "round": rnd,
+            "seat": seat,
+            "play": str(action),
+            "kind": KIND_WORDS[action.kind],
+            "beats": beat,
+        }
+    if what == "win":
+        _, rnd, seat, count = event
+        return {"event": "trick", "round": rnd, "winner": seat, "cards": count}
+    _, rnd, stock_to, out, size = event
+    return {
+        "event": "round_end",
+        "round": rnd,
+        "stock_to": stock_to if stock_to >= 0 else None,
+        "out": list(out),
+        "next_hand_size": size or None,
+    }
+
+
+_LEAD_CACHE: dict[tuple[int, ...], tuple[RatsAction, ...]] = {}
+
+
+def _leads(hand: tuple[int, ...]) -> tuple[RatsAction, ...]:
+    """Every lead ``hand`` allows, each once: singles, sets, then runs."""
+    got = _LEAD_CACHE.get(hand)
+    if got is not None:
+        return got
+    out: list[RatsAction] = [SINGLES[c] for c in hand if c < 52]
+    if not out:
+        out = [SINGLES[c] for c in hand]
+    if len(hand) >= 2:
+        out.extend(make_action(SET, cards) for _, cards in enum_sets(hand, None, -1))
+        if len(hand) >= 3:
+            out.extend(make_action(RUN, cards) for _, cards in enum_runs(hand, None, -1))
+    result = tuple(out)
+    if len(_LEAD_CACHE) > 200_000:
+        _LEAD_CACHE.clear()
+    _LEAD_CACHE[hand] = result
+    return result
+
+
+RULES_TEXT = """\
+# Rats
+
+A trick-taking game for 2 to 5 players with a standard 52-card deck (jokers optional).  Tricks
+you win become your cards for the next rounds; a player who runs out of cards is out, and the
+**last player with cards wins**.
+
+## Cards
+
+Ranks run 2 (low) to ace (high).  In a run (sequence) the ace is low only: A-2-3 is a run,
+Q-K-A is not.  Suits rank clubs < diamonds < hearts < spades; the suit order matters only when
+two runs with the same top card meet.  Cards are written `7H`, `10S`, `QD`, `AC`; jokers `BJ`
+and `RJ`.
+
+## The deal
+
+The dealer is chosen by lot.  Every player gets the same number of cards (as many as the deck
+allows); the cards left over form a face-down **stock**.  The number dealt is the **initial
+hand size**.  The stock goes, unseen, into the reserve of whoever wins the last trick of the
+first round.  (An explicit deal given to the engine may use smaller hands; the rest is stock.)
+
+## Leading
+
+The dealer leads the first trick; the winner of a trick leads the next.  A lead is one of:
+
+* a single card;
+* a pair, three of a kind or four of a kind (cards of one rank);
+* a run: three or more cards of one suit in sequence (e.g. 5-6-7 of hearts, A-2-3 of clubs).
+
+## Following
+
+Play goes clockwise (to the next seat number).  Everyone else plays, in turn, the **same number
+of cards** as the lead: either a combination of the same kind that **beats** the best play so
+far, or any cards as a face-up **discard**.  Beating is never compulsory and nobody has to follow
+suit.  A play is written as its cards (`7H 7S`).  A discard is laid face up one card at a
+time, lowest card first (jokers count as highest here), each step written `discard 2C`; once
+begun, a discard must be finished.  (One step per card keeps the choices few: a two-player hand
+of 26 cards could otherwise be discarded from in millions of ways.)
+
+Who beats what:
+
+* a single beats only a higher card **of the suit led** (the suit of the first natural card of
+  the trick); a card of another suit can only be discarded;
+* a pair, three or four of a kind beats one of the same size with a **higher rank**;
+* a run beats a run of the same length with a **higher top card**; with equal top cards the
+  higher suit wins;
+* a play that only ties does not beat.
+
+The player of the best play takes all the cards of the trick face down into their **reserve**
+and leads the next trick.
+
+## Rounds
+
+Everyone holds the same number of cards, so all hands run out together: that ends the round.
+The stock (first round only) goes to the winner of the last trick.  A player with no reserve is
+**out**.  The next **hand size** is the smaller of the initial hand size and the smallest
+reserve.  Each player shuffles their own reserve, deals themselves that many cards and keeps the
+rest as their reserve.  The winner of the last trick leads the next round.  When one player is
+left with cards, that player wins.
+
+## Options
+
+* `jokers` (default 0): add 1 or 2 jokers.  A joker is wild inside a pair, set or run that has
+  at least one natural card, and the combination takes its best reading (`5H 6H BJ` is the run
+  5-6-7 of hearts).  Two jokers are never a pair.  One natural card with both jokers can be three
+  of a kind or a run of three, so such a play names its reading (`5H BJ RJ set`,
+  `5H BJ RJ run`).  Alone, a joker is the lowest card: it never wins a trick when followed by a
+  natural card and may be led only by a player whose hand holds nothing but jokers.  After a
+  joker lead, the first natural single played names the suit led and beats the joker (it cannot
+  be discarded; a joker can).  If no natural card is played to the trick at all, the leader
+  keeps the trick.  A set holds at most four cards, jokers included.
+* `max_rounds` (default 200): a safety cap for simulations.  If the game is still going after
+  that many rounds, the player (or players) holding the most cards win, and the game is marked
+  as capped.
+
+## Choices made where the rule sheet is silent
+
+* Discarding is always allowed, even a card that would beat.
+* A run holds at most 13 cards (A to K).
+* Results: points are the cards each player holds at the end.  Places rank the players still in
+  by cards held, then the players who went out, the later the better.
+
+## What each player knows
+
+Your hand; every card played face up, this round and before (and so which cards each player has
+won into their reserve and not played since); everyone's hand and reserve sizes; who is out.
+Never the order of anyone's reserve, nor the stock.
+"""
