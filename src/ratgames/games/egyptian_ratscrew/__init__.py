@@ -1,0 +1,1 @@
+"""Egyptian Ratscrew: face-card challenges and real-time slaps (see ``rules.py``)."""
