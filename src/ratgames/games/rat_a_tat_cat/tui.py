@@ -1,0 +1,283 @@
+"""The Rat-a-Tat Cat table in the terminal (Textual).
+
+Your four cards lie face down; a card is shown only while you look at it (the opening look at
+your outer cards, a Peek, the card a Swap gives you), until your next key, unless the game's
+``memory_aid`` option is on, in which case every card you have seen stays visible.
+
+Keys: ``d`` draw, ``t`` take the discard, ``1``-``4`` choose a slot (replace / peek), ``x``
+discard the drawn card, ``s`` then your slot, a seat and its slot to swap, ``n`` no swap, ``k``
+knock, ``e`` end the turn, ``escape`` cancel a swap being typed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+
+from ratgames.core.game import Action
+from ratgames.tui.base import GamePanel
+
+from .rules import DISCARD, DRAW, END, KNOCK, NOSWAP, PEEKS, REPLACE, SLOTS, SWAPS, TAKE
+
+
+class Panel(GamePanel):
+    """Your row, the other rows, the piles, whose turn it is, the scores, what just happened."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "act('draw')", "Draw"),
+        Binding("t", "act('take')", "Take discard"),
+        Binding("x", "act('discard')", "Discard"),
+        Binding("s", "swap", "Swap"),
+        Binding("n", "act('noswap')", "No swap"),
+        Binding("k", "act('knock')", "Knock"),
+        Binding("e", "act('end')", "End turn"),
+        Binding("escape", "cancel", "Cancel", show=False),
+        *[Binding(str(n), f"digit({n})", f"{n}", show=False) for n in range(1, 7)],
+    ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.obs: dict[str, Any] | None = None
+        self.legal: list[Action] = []
+        self.to_act: list[int] = []
+        self.looking: set[int] = set()
+        self.last_event = 0
+        self.swap_keys: list[int] | None = None
+        self.prompt = ""
+
+    # --- drawing --------------------------------------------------------------------------------
+
+    def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
+        self.obs = observation
+        self.legal = legal
+        self.to_act = to_act
+        for event in observation["events"]:
+            if event["n"] <= self.last_event:
+                continue
+            self._notice(event)
+        if observation["events"]:
+            self.last_event = max(self.last_event, observation["events"][-1]["n"])
+        if self.swap_keys is not None and not self._can_swap():
+            self.swap_keys = None
+        self.prompt = self._prompt()
+        self.refresh(layout=True)
+
+    def _notice(self, event: dict[str, Any]) -> None:
+        """Follow what happened: what you are looking at now, and a line for the log."""
+        me = self.seat
+        kind = event["kind"]
+        if kind == "deal":
+            self.looking = {0, SLOTS - 1}
+        elif kind == "peek" and event["seat"] == me:
+            self.looking = {event["slot"] - 1}
+        elif kind == "swap" and self.game.options.get("swap_look"):
+            if event["seat"] == me:
+                self.looking = {event["slot"] - 1}
+            elif event["other"] == me:
+                self.looking = {event["other_slot"] - 1}
+        if kind == "round" and self.obs is not None and self.obs["results"]:
+            self.host.say(self._round_text(self.obs["results"][-1]))
+            return
+        if event["seat"] == me and kind not in ("deal", "fix", "out"):
+            return  # your own moves need no report
+        self.host.say(self.describe(event))
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.seat else self.game.seat_name(seat)
+
+    def describe(self, event: dict[str, Any]) -> str:
+        """An event in words, with "you" for your seat."""
+        kind = event["kind"]
+        seat = event["seat"]
+        if seat is None:
+            return str(event["text"])
+        who = self.who(seat)
+        who_cap = who[0].upper() + who[1:]
+        if kind == "swap":
+            other = event["other"]
+            theirs = "your" if other == self.seat else f"{self.game.seat_name(other)}'s"
+            own = "your" if seat == self.seat else "its"
+            return f"{who_cap} swapped {own} slot {event['slot']} with {theirs} slot " + str(
+                event["other_slot"]
+            )
+        if kind == "peek":
+            own = "your" if seat == self.seat else "its"
+            return f"{who_cap} peeked at {own} slot {event['slot']}"
+        text = str(event["text"])
+        name = self.game.seat_name(seat)
+        if text.startswith(name):
+            text = who_cap + text[len(name) :]
+        return text
+
+    def _round_text(self, result: dict[str, Any]) -> str:
+        parts = []
+        for s, row in enumerate(result["hands"]):
+            if row is None:
+                continue
+            parts.append(f"{self.who(s)}: {' '.join(row)} = {result['sums'][s]}")
+        winners = ", ".join(self.who(w) for w in result["winners"])
+        return f"Round {result['round']} over. " + "; ".join(parts) + f". Won by {winners}."
+
+    def _visible(self, owner: int, slot: int, card: str | None, face_up: bool) -> str | None:
+        if card is None:
+            return None
+        if face_up or self.memory_aid or self.obs is None or self.obs["over"]:
+            return card
+        if owner == self.seat and slot in self.looking:
+            return card
+        return None
+
+    def render(self) -> Text:
+        obs = self.obs
+        text = Text()
+        if obs is None:
+            return text
+        game = self.game
+        turn = obs["turn"]
+        if turn is None:
+            status = "Game over"
+        elif turn == self.seat:
+            status = "Your turn"
+        else:
+            status = f"{game.seat_name(turn)} to play"
+        text.append(f"Round {obs['round']}", style="bold")
+        text.append(f" · {game.seat_name(obs['dealer'])} dealt · ")
+        text.append(status + "\n", style="bold yellow" if turn == self.seat else "bold")
+        if obs["knocker"] is not None and turn is not None:
+            text.append(f"{self.who(obs['knocker']).capitalize()} knocked: last turns!\n", "red")
+        text.append(f"Draw pile: {obs['draw_pile']} cards    Discard: ")
+        text.append(f"[{obs['discard_top'] or '-':^5}]\n", style="bold")
+        if obs["held"] is not None and turn is not None:
+            who = "You hold" if turn == self.seat else f"{game.seat_name(turn)} holds"
+            text.append(f"{who}: {obs['held']}\n", style="bold cyan")
+        if obs["draws_left"]:
+            text.append(f"Draw 2: {obs['draws_left']} draw(s) left\n")
+        width = max(len(game.seat_name(s)) for s in range(obs["players"])) + 6
+        text.append(" " * (width + 1) + "".join(f"   {i + 1}    " for i in range(SLOTS)) + "\n")
+        for s in range(obs["players"]):
+            label = game.seat_name(s) + (" (you)" if s == self.seat else "")
+            style = "bold" if s == turn else ""
+            text.append(f"{label:<{width}} ", style=style)
+            if obs["out"][s] and not obs["in_round"][s]:
+                text.append("out of the game")
+            else:
+                for i in range(SLOTS):
+                    up = obs["face_up"][s][i]
+                    card = self._visible(s, i, obs["slots"][s][i], up)
+                    shown = f"{card:^5}" if card is not None else "  ?  "
+                    box = f"({shown})" if up else f"[{shown}]"
+                    text.append(box + " ", style="green" if card is not None else "")
+            text.append(f"  total {obs['totals'][s]}")
+            if obs["knocker"] == s:
+                text.append("  KNOCKED", style="red")
+            text.append("\n")
+        if self.prompt:
+            text.append(self.prompt, style="italic")
+        return text
+
+    def _prompt(self) -> str:
+        if self.obs is None or self.seat not in self.to_act:
+            return ""
+        phase = self.obs["phase"]
+        extra = " (x: discard and draw again)" if self.obs["draws_left"] else ""
+        if phase == "start":
+            take = " or t to take the discard" if TAKE in self.legal else ""
+            return f"Press d to draw{take}."
+        if phase == "holding":
+            return "Press 1-4 to put the card in that slot, or x to discard it."
+        if phase == "taken":
+            return "Press 1-4: the card you took must replace one of yours."
+        if phase == "draw2":
+            return "Draw 2: press d to draw."
+        if phase == "peek":
+            return "Peek: press 1-4 to look at one of your cards" + extra + "."
+        if phase == "swap":
+            if self.swap_keys is None:
+                no = "x to pass and draw again" if self.obs["draws_left"] else "n for no swap"
+                return f"Swap: press s, then your slot, the seat and its slot; or {no}."
+            asked = ("your slot (1-4)", "the seat number", "that seat's slot (1-4)")
+            typed = " ".join(str(k) for k in self.swap_keys)
+            return f"Swap {typed}: now {asked[len(self.swap_keys)]} (escape cancels)."
+        if phase == "knock":
+            return "Your turn is done: k to knock (Rat-a-Tat Cat!) or e to end your turn."
+        return ""
+
+    def help_line(self) -> str:
+        return (
+            "d draw · t take discard · 1-4 slot · x discard · s swap · n no swap · "
+            "k knock · e end turn · ctrl+q quit"
+        )
+
+    # --- keys -----------------------------------------------------------------------------------
+
+    def _submit(self, action: Action) -> None:
+        self.looking = set()
+        self.swap_keys = None
+        self.host.submit(action)
+
+    def _can_swap(self) -> bool:
+        return self.obs is not None and self.obs["phase"] == "swap" and bool(self.legal)
+
+    def action_act(self, what: str) -> None:
+        actions = {
+            "draw": DRAW,
+            "take": TAKE,
+            "discard": DISCARD,
+            "noswap": NOSWAP,
+            "knock": KNOCK,
+            "end": END,
+        }
+        action = actions[what]
+        if what == "end" and self.obs is not None and self.obs["phase"] != "knock":
+            self.host.say("You can end your turn only once it is done.")
+            return
+        self._submit(action)
+
+    def action_swap(self) -> None:
+        if not self._can_swap():
+            self.host.say("You can swap only right after drawing a SWAP.")
+            return
+        self.swap_keys = []
+        self.prompt = self._prompt()
+        self.refresh(layout=True)
+
+    def action_cancel(self) -> None:
+        if self.swap_keys is not None:
+            self.swap_keys = None
+            self.prompt = self._prompt()
+            self.refresh(layout=True)
+
+    def action_digit(self, n: int) -> None:
+        obs = self.obs
+        if obs is None:
+            return
+        phase = obs["phase"]
+        if self.swap_keys is not None:
+            self.swap_keys.append(n)
+            if len(self.swap_keys) < 3:
+                self.prompt = self._prompt()
+                self.refresh(layout=True)
+                return
+            a, p, b = self.swap_keys
+            self.swap_keys = None
+            action = SWAPS.get((a - 1, p - 1, b - 1))
+            if action is None or n > SLOTS:
+                self.host.say("A swap is your slot (1-4), a seat, and its slot (1-4).")
+                self.prompt = self._prompt()
+                self.refresh(layout=True)
+                return
+            self._submit(action)
+            return
+        if n > SLOTS:
+            self.host.say("Slots are numbered 1 to 4.")
+            return
+        if phase == "peek":
+            self._submit(PEEKS[n - 1])
+        elif phase == "swap":
+            self.swap_keys = [n]
+            self.prompt = self._prompt()
+            self.refresh(layout=True)
+        else:
+            self._submit(REPLACE[n - 1])
