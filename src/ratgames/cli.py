@@ -452,6 +452,93 @@ def _print_sweep(game: Game, param: str, results: Sequence[tuple[str | None, Any
     )
 
 
+@app.command()
+@game_argument()
+@click.option(
+    "--bots",
+    "-b",
+    multiple=True,
+    metavar="BOT",
+    required=True,
+    help="The bots to rate (at least two), NAME or NAME:k=v,...",
+)
+@click.option(
+    "--games",
+    "-g",
+    "games_",
+    type=int,
+    default=200,
+    show_default=True,
+    help="Games per pairing (rounded up to a multiple of the player count).",
+)
+@players_option
+@option_option
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the run.")
+@click.option(
+    "--workers", "-w", type=int, default=None, help="Processes to use (default: one per core)."
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Where to save the results, as OUT.json and OUT.md "
+    "(default: tournament-GAME in the current folder).",
+)
+def tournament(
+    game: str,
+    bots: tuple[str, ...],
+    games_: int,
+    players: int | None,
+    option: tuple[str, ...],
+    seed: int,
+    workers: int | None,
+    out: Path | None,
+) -> None:
+    """Rate bots: every pairing plays the same deals from every seat; Elo ratings with 95%
+    intervals and a crosstable."""
+    from .tournament import run_tournament
+
+    cls = game_class(game)
+    n = players or (2 if cls.min_players <= 2 else cls.min_players)
+    g = _setup(game, n, option)
+    names = list(dict.fromkeys(bots))
+    if len(names) < 2:
+        _fail("a tournament needs at least two different bots (--bots A B ...)")
+    for spec in names:
+        make_bot(g, spec)
+    if games_ < 1:
+        _fail("--games must be at least 1")
+    per = -(-games_ // g.players) * g.players
+    pairings = len(names) * (len(names) - 1) // 2
+    with _progress() as progress:
+        task = progress.add_task(f"{game} tournament", total=per * pairings)
+        result = run_tournament(
+            game,
+            names,
+            per,
+            players=g.players,
+            options=g.options,
+            seed=seed,
+            workers=workers,
+            on_progress=lambda k: progress.advance(task, k),
+        )
+    table = Table(title=f"{g.title}: {pairings} pairings x {per} games, {g.players} players")
+    table.add_column("#", justify="right")
+    table.add_column("bot", style="bold cyan")
+    table.add_column("rating", justify="right")
+    table.add_column("95% CI", justify="right")
+    order = result.ranked()
+    for i in range(len(order)):
+        table.add_column(f"vs {i + 1}", justify="right")
+    for i, b in enumerate(order):
+        lo, hi = result.intervals[b]
+        cells = ["-" if b == o else _pct(result.score_of(b, o)) for o in order]
+        table.add_row(str(i + 1), b, f"{result.ratings[b]:.0f}", f"{lo:.0f}-{hi:.0f}", *cells)
+    console.print(table)
+    js, md = result.save(out or Path(f"tournament-{game}"))
+    console.print(f"Saved {js} and {md}")
+
+
 @app.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(

@@ -61,6 +61,8 @@ class SimConfig:
     games: int
     seed: int = 0
     rotate: bool = True
+    mirror: bool = False
+    """Deal each shuffle once per seat rotation: every bot gets every hand, and luck cancels."""
 
 
 def _entrants(config: SimConfig, index: int) -> tuple[int, ...]:
@@ -78,7 +80,7 @@ def play_one(config: SimConfig, index: int) -> GameSummary:
     """Play game ``index`` of a run (the same index always gives the same game)."""
     game = get_game(config.game_id, players=config.players, options=config.options)
     entrants = _entrants(config, index)
-    seed = game_seed(config.seed, index)
+    seed = game_seed(config.seed, index // config.players if config.mirror else index)
     bots = [
         make_bot(game, config.bots[e], seed=seed + 7919 * (s + 1)) for s, e in enumerate(entrants)
     ]

@@ -151,6 +151,7 @@ def bot_entries(game_id: str) -> list[BotEntry]:
 
     from .registry import game_class
 
+    importlib.import_module("ratgames.search")  # the search bots, which play every game
     # A game's own bots live in the ``bots`` module beside its rules; importing it registers them.
     package = game_class(game_id).__module__.rpartition(".")[0]
     try:

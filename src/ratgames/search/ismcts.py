@@ -1,0 +1,182 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS).
+
+The bot never sees the true state.  Each iteration asks its :class:`SeatView` for a full state
+consistent with what its seat knows (``sample_consistent``), walks one tree shared by all those
+samples (children keyed by who acts and what they do, chosen by UCB with availability counts,
+as in Cowling, Powley and Whitehouse 2012), plays the rest of the game out with the rollout
+policy, and credits every seat on the path with its share of the win.
+
+Parameters (``ismcts:iterations=2000,c=0.7,rollout=heuristic``):
+
+* ``iterations``: iterations per move (ignored when ``seconds`` is set);
+* ``seconds``: a time budget per move instead;
+* ``c``: the exploration constant;
+* ``rollout``: ``random`` or ``heuristic`` (the game's heuristic bot plays the rest out);
+* ``depth``: the most actions a rollout plays before it stops and scores the game as even.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from ratgames.core.bots import Bot, SeatView, make_bot, register_bot
+from ratgames.core.game import Action, Game, State
+from ratgames.core.options import Option
+from ratgames.core.rng import Rng
+
+
+class Node:
+    """A node of the search tree: statistics of the action that led here."""
+
+    __slots__ = ("available", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[int, Action], Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0  # summed reward of the seat that chose the action leading here
+
+
+def win_shares(state: State, players: int) -> list[float]:
+    """Each seat's share of the win (1 for a sole winner, 1/k for a shared win, else 0)."""
+    outcome = state.outcome()
+    if outcome is None:
+        return [1.0 / players] * players
+    share = 1.0 / len(outcome.winners)
+    rewards = [0.0] * players
+    for w in outcome.winners:
+        rewards[w] = share
+    return rewards
+
+
+class IsmctsBot(Bot):
+    """Information-set Monte Carlo tree search over samples of what the seat cannot see."""
+
+    name = "ismcts"
+    params = (
+        Option("iterations", 1000, "iterations per move", minimum=1, maximum=10_000_000),
+        Option(
+            "seconds",
+            0.0,
+            "time budget per move in seconds (0: use iterations)",
+            minimum=0.0,
+            maximum=3600.0,
+        ),
+        Option("c", 0.7, "exploration constant", minimum=0.0, maximum=10.0),
+        Option("rollout", "random", "how samples are played out", choices=("random", "heuristic")),
+        Option("depth", 2000, "most actions in one rollout", minimum=1, maximum=1_000_000),
+    )
+
+    def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
+        super().__init__(game, seed, **params)
+        values = {p.name: params.get(p.name, p.default) for p in self.params}
+        self.iterations: int = values["iterations"]
+        self.seconds: float = values["seconds"]
+        self.c: float = values["c"]
+        self.rollout: str = values["rollout"]
+        self.depth: int = values["depth"]
+        self.last_iterations = 0
+        self._rollout_bots: list[Bot] | None = None
+        if self.rollout == "heuristic":
+            self._rollout_bots = [
+                make_bot(game, "heuristic", seed=seed + 1 + s) for s in range(game.players)
+            ]
+
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = Node()
+        rng = self.rng
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
+        done = 0
+        while True:
+            if deadline is not None:
+                if done and time.perf_counter() >= deadline:
+                    break
+            elif done >= self.iterations:
+                break
+            state = view.sample_consistent(Rng(rng.next64()))
+            state.set_recording(False)
+            self._iterate(root, state, rng)
+            done += 1
+        self.last_iterations = done
+        me = view.seat
+        best: Action | None = None
+        best_key: tuple[int, float] = (-1, 0.0)
+        for (seat, action), child in root.children.items():
+            if seat != me or action not in legal:
+                continue
+            key = (child.visits, child.reward / max(1, child.visits))
+            if key > best_key:
+                best, best_key = action, key
+        return best if best is not None else legal[rng.randbelow(len(legal))]
+
+    def _iterate(self, root: Node, state: State, rng: Rng) -> None:
+        players = state.game.players
+        path: list[tuple[Node, int]] = []
+        node = root
+        c = self.c
+        # Selection and expansion.
+        while not state.is_over():
+            seat = state.seats_to_act()[0]
+            legal = state.legal_actions(seat)
+            children = node.children
+            unexplored = [a for a in legal if (seat, a) not in children]
+            for a in legal:
+                child = children.get((seat, a))
+                if child is not None:
+                    child.available += 1
+            if unexplored:
+                action = unexplored[rng.randbelow(len(unexplored))]
+                child = Node()
+                child.available = 1
+                children[(seat, action)] = child
+                state.apply(seat, action)
+                path.append((child, seat))
+                break
+            best_score = -1.0
+            chosen: tuple[Node, Action] | None = None
+            for a in legal:
+                child = children[(seat, a)]
+                score = child.reward / child.visits + c * math.sqrt(
+                    math.log(child.available) / child.visits
+                )
+                if score > best_score:
+                    best_score, chosen = score, (child, a)
+            assert chosen is not None
+            state.apply(seat, chosen[1])
+            path.append((chosen[0], seat))
+            node = chosen[0]
+        # Rollout.
+        self._playout(state, rng)
+        rewards = win_shares(state, players)
+        for child, seat in path:
+            child.visits += 1
+            child.reward += rewards[seat]
+
+    def _playout(self, state: State, rng: Rng) -> None:
+        bots = self._rollout_bots
+        if bots is not None:
+            for seat, bot in enumerate(bots):
+                bot.new_game(seat)
+        steps = 0
+        while not state.is_over() and steps < self.depth:
+            seat = state.seats_to_act()[0]
+            if bots is None:
+                legal = state.legal_actions(seat)
+                action = legal[rng.randbelow(len(legal))]
+            else:
+                action = bots[seat].act(SeatView(state, seat))
+            state.apply(seat, action)
+            steps += 1
+
+
+register_bot(
+    "ismcts",
+    IsmctsBot,
+    "information-set Monte Carlo tree search over samples of the hidden cards",
+)

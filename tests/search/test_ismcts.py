@@ -1,0 +1,80 @@
+"""The ISMCTS bot: legal moves only, its budget kept, and no peeking at hidden cards."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+import ratgames
+from ratgames.core import SeatView, make_bot, play_game
+from ratgames.core.rng import Rng
+from ratgames.search.ismcts import IsmctsBot
+
+
+def test_plays_whole_games_with_legal_moves_and_beats_the_worst_bot() -> None:
+    game = ratgames.get_game("test-high-card", options={"turns": 6})
+    wins = 0
+    for seed in range(30):
+        bots = [make_bot(game, "ismcts:iterations=60", seed=seed), make_bot(game, "lowest")]
+        state = play_game(game, bots, seed=seed)  # apply() would raise on an illegal move
+        outcome = state.outcome()
+        assert outcome is not None
+        wins += 0 in outcome.winners
+    assert wins >= 24
+
+
+def test_keeps_its_iteration_and_time_budget() -> None:
+    game = ratgames.get_game("test-high-card", options={"turns": 12})
+    state = game.new_state(seed=4)
+    bot = make_bot(game, "ismcts:iterations=37")
+    assert isinstance(bot, IsmctsBot)
+    bot.act(SeatView(state, 0))
+    assert bot.last_iterations == 37
+    timed = make_bot(game, "ismcts:seconds=0.2")
+    assert isinstance(timed, IsmctsBot)
+    start = time.perf_counter()
+    timed.act(SeatView(state, 0))
+    assert time.perf_counter() - start < 2.0
+    assert timed.last_iterations > 1
+
+
+class PeekingView(SeatView):
+    """A view that hands out the true state instead of samples: what a cheating search sees."""
+
+    def sample_consistent(self, rng: Rng) -> Any:
+        return self._SeatView__state.clone()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game_id", ["rat-a-tat-cat", "rats", "caged-rats"])
+def test_never_reads_hidden_cards(game_id: str) -> None:
+    """Two states a seat cannot tell apart get the same choice; a search that read the hidden
+    cards would choose differently in some of them (checked with a peeking view)."""
+    if game_id not in ratgames.game_ids():
+        pytest.skip(f"{game_id} is not registered")
+    game = ratgames.get_game(game_id, players=2)
+    peeking_differs = 0
+    for seed in range(12):
+        state = game.new_state(seed=seed)
+        rng = Rng(seed)
+        for _ in range(rng.randbelow(6)):
+            seat = state.seats_to_act()[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randbelow(len(legal))])
+        seat = state.seats_to_act()[0]
+        if len(state.legal_actions(seat)) < 2:
+            continue
+        twin = state.sample_consistent(seat, Rng(seed + 100))
+        assert twin.observation(seat) == state.observation(seat)
+        honest = [
+            make_bot(game, "ismcts:iterations=150", seed=9).act(SeatView(s, seat))
+            for s in (state, twin)
+        ]
+        assert honest[0] == honest[1]
+        peeks = [
+            make_bot(game, "ismcts:iterations=150", seed=9).act(PeekingView(s, seat))
+            for s in (state, twin)
+        ]
+        peeking_differs += peeks[0] != peeks[1]
+    assert peeking_differs > 0, "this test could not tell a peeking search from an honest one"

@@ -1,0 +1,45 @@
+"""Tournaments: pairings, mirrored deals and ratings, on bots of known order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ratgames.tournament import bradley_terry, run_tournament
+
+
+def test_ratings_follow_the_results() -> None:
+    even = bradley_terry(["a", "b"], {("a", "b"): (50.0, 50.0)})
+    assert abs(even["a"] - even["b"]) < 1e-6
+    assert abs(even["a"] - 1500) < 1e-6
+    strong = bradley_terry(["a", "b", "c"], {("a", "b"): (75, 25), ("b", "c"): (75, 25)})
+    assert strong["a"] > strong["b"] > strong["c"]
+    # 75% is about 191 Elo points.
+    assert 150 < strong["a"] - strong["b"] < 230
+
+
+def test_bots_of_known_order_are_ranked_in_order(tmp_path: Path) -> None:
+    result = run_tournament(
+        "test-high-card", ["random", "lowest", "highest"], 60, options={"turns": 6}, workers=1
+    )
+    assert result.ranked() == ["highest", "random", "lowest"]
+    assert set(result.scores) == {
+        ("random", "lowest"),
+        ("random", "highest"),
+        ("lowest", "highest"),
+    }
+    for shares in result.outcomes.values():
+        assert len(shares) == 60
+    lo, hi = result.intervals["highest"]
+    assert lo <= result.ratings["highest"] <= hi
+    assert result.intervals["highest"][0] > result.intervals["lowest"][1]
+    js, md = result.save(tmp_path / "t")
+    assert js.exists() and "| 1 | `highest` |" in md.read_text()
+
+
+def test_mirrored_deals_give_both_bots_the_same_hands() -> None:
+    # Two copies of one deterministic bot on mirrored deals must split the points evenly.
+    result = run_tournament(
+        "test-high-card", ["highest", "highest:spite=true"], 40, options={"turns": 6}, workers=1
+    )
+    sa, sb = result.scores[("highest", "highest:spite=true")]
+    assert sa == sb
