@@ -589,6 +589,12 @@ def expand_multi_values(argv: list[str]) -> list[str]:
     return out
 
 
+def _error(message: str) -> None:
+    """One line on stderr (colour only on a terminal)."""
+    one_line = " ".join(message.split())
+    click.echo(click.style("error: ", fg="red", bold=True) + one_line, err=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; user errors give one line on stderr and exit code 2."""
     args = expand_multi_values(list(sys.argv[1:] if argv is None else argv))
@@ -600,19 +606,16 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(0) from None
     except click.UsageError as exc:
         where = exc.ctx.command_path if exc.ctx else "ratgames"
-        err.print(
-            f"[bold red]error:[/bold red] {exc.format_message()}  (see '{where} --help')",
-            highlight=False,
-        )
+        _error(f"{exc.format_message()}  (see '{where} --help')")
         raise SystemExit(2) from None
     except click.exceptions.Abort:
         err.print("aborted")
         raise SystemExit(130) from None
     except (UserError, RatgamesError) as exc:
-        err.print(f"[bold red]error:[/bold red] {exc}", highlight=False, markup=False)
+        _error(str(exc))
         raise SystemExit(2) from None
     except click.ClickException as exc:
-        err.print(f"[bold red]error:[/bold red] {exc.format_message()}", highlight=False)
+        _error(exc.format_message())
         raise SystemExit(exc.exit_code) from None
 
 
