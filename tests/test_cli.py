@@ -125,7 +125,7 @@ def test_simulate_sweep_gives_one_row_per_value(capsys: pytest.CaptureFixture[st
         "1",
     )
     assert code == 0
-    rows = [line for line in out.splitlines() if "%" in line]
+    rows = [line for line in out.splitlines() if line.startswith("\u2502")]
     assert len(rows) == 2, out
     assert rows[0].split()[1] == "2" and rows[1].split()[1] == "20"
 
