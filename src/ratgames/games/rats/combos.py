@@ -313,3 +313,39 @@ def enum_runs(
                                 for jc in combinations(jokers, k):
                                     out.append((value, (*nat, *jc)))
     return out
+
+
+# --- cached tables: the combinations one rank (or one suit) of a hand allows ------------------
+
+_SET_TABLE: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, RatsAction], ...]] = {}
+_RUN_TABLE: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, RatsAction], ...]] = {}
+
+
+def sets_of_rank(
+    rank: int, suits: int, jokers: tuple[int, ...]
+) -> tuple[tuple[int, RatsAction], ...]:
+    """The sets (as ``(size, action)``) made of the cards of ``rank`` whose suits are in the
+    bit mask ``suits``, with any of ``jokers``."""
+    key = (rank, suits, jokers)
+    got = _SET_TABLE.get(key)
+    if got is None:
+        hand = tuple(rank * 4 + s for s in range(4) if suits >> s & 1) + jokers
+        got = tuple((len(cards), make_action(SET, cards)) for _, cards in enum_sets(hand, None, -1))
+        _SET_TABLE[key] = got
+    return got
+
+
+def runs_of_suit(
+    suit: int, ranks: int, jokers: tuple[int, ...]
+) -> tuple[tuple[int, RatsAction], ...]:
+    """The runs (as ``(value, action)``) made of the cards of ``suit`` whose sequence ranks are
+    in the bit mask ``ranks`` (ace = bit 0 ... king = bit 12), with any of ``jokers``."""
+    key = (suit, ranks, jokers)
+    got = _RUN_TABLE.get(key)
+    if got is None:
+        hand = tuple(((q - 1) if q else 12) * 4 + suit for q in range(13) if ranks >> q & 1)
+        got = tuple(
+            (value, make_action(RUN, cards)) for value, cards in enum_runs(hand + jokers, None, -1)
+        )
+        _RUN_TABLE[key] = got
+    return got

@@ -21,20 +21,19 @@ from .combos import (
     DISCARD,
     DISCARD1,
     KIND_WORDS,
-    RUN,
     SET,
     SET_NAMES,
     SINGLE,
     SINGLES,
     RatsAction,
     canonical,
-    enum_runs,
-    enum_sets,
     make_action,
     parse_action,
     rank_plural,
     run_value,
+    runs_of_suit,
     set_rank,
+    sets_of_rank,
     why_not_combination,
 )
 
@@ -356,9 +355,8 @@ class RatsState(State):
         if self.over or seat != self.turn:
             return []
         hand = self.hands[seat]
-        if not self.trick:
-            return list(_leads(hand))
-        return list(self._follows(hand))
+        found: list[Action] = _leads(hand) if not self.trick else self._follows(hand)  # type: ignore[assignment]
+        return found
 
     def _follows(self, hand: tuple[int, ...]) -> list[RatsAction]:
         n = self.trick_n
@@ -383,12 +381,27 @@ class RatsState(State):
                     out.append(SINGLES[c])
             out.extend(DISCARD1[c] for c in hand)
             return out
+        by_rank, by_suit, jokers = _split(hand)
         if kind == SET:
-            out.extend(make_action(SET, cards) for _, cards in enum_sets(hand, n, self.best))
+            for rank in range(self.best + 1, 13):
+                suits = by_rank[rank]
+                if suits and (jokers or suits & (suits - 1)):
+                    out.extend([a for size, a in sets_of_rank(rank, suits, jokers) if size == n])
         else:
-            beats = enum_runs(hand, n, self.best)
+            best = self.best
+            beats: list[tuple[int, RatsAction]] = []
+            for suit in range(4):
+                ranks = by_suit[suit]
+                if ranks and (jokers or ranks & (ranks << 1) & (ranks << 2)):
+                    beats.extend(
+                        [
+                            (v, a)
+                            for v, a in runs_of_suit(suit, ranks, jokers)
+                            if v > best and len(a.cards) == n
+                        ]
+                    )
             beats.sort()
-            out.extend(make_action(RUN, cards) for _, cards in beats)
+            out.extend([a for _, a in beats])
         out.extend(DISCARD1[c] for c in hand[: len(hand) - n + 1])
         return out
 
@@ -411,18 +424,21 @@ class RatsState(State):
         if not isinstance(action, RatsAction) or type(action.cards) is not tuple:
             return f"{action!r} is not a play of Rats"
         kind, cards = action
-        if not cards or not isinstance(kind, int) or not 0 <= kind <= 3:
+        if not cards or kind not in (0, 1, 2, 3):
             return f"{action!r} is not a play of Rats"
         hand = self.hands[seat]
-        for c in cards:
-            if c not in hand:
-                shown = " ".join(_texts(hand))
-                return f"{_ctext(c)} is not in your hand ({shown})"
-        if len(set(cards)) != len(cards):
-            return "a play names each card once"
-        if canonical(kind, cards) != cards:
-            return f"{action!r} does not list its cards in canonical order"
         n = len(cards)
+        if n == 1:
+            if cards[0] not in hand:
+                return f"{_ctext(cards[0])} is not in your hand ({' '.join(_texts(hand))})"
+        else:
+            for c in cards:
+                if c not in hand:
+                    return f"{_ctext(c)} is not in your hand ({' '.join(_texts(hand))})"
+            if len(set(cards)) != n:
+                return "a play names each card once"
+            if canonical(kind, cards) != cards:
+                return f"{action!r} does not list its cards in canonical order"
         if not self.trick and not self.pending:
             return self._lead_problem(hand, kind, cards)
         need = self.trick_n
@@ -541,9 +557,14 @@ class RatsState(State):
     def _apply(self, seat: int, action: Action) -> None:
         assert isinstance(action, RatsAction)
         kind, cards = action
-        m = _mask(cards)
         hand = self.hands[seat]
-        self.hands[seat] = tuple(c for c in hand if not (m >> c) & 1)
+        if len(cards) == 1:
+            m = 1 << cards[0]
+            i = hand.index(cards[0])
+            self.hands[seat] = hand[:i] + hand[i + 1 :]
+        else:
+            m = _mask(cards)
+            self.hands[seat] = tuple([c for c in hand if not (m >> c) & 1])
         if self.known[seat] & m:
             self.known[seat] &= ~m
             self.known_hand[seat] &= ~m
@@ -927,26 +948,41 @@ def _event_json(event: tuple[Any, ...]) -> dict[str, JSON]:
     }
 
 
-_LEAD_CACHE: dict[tuple[int, ...], tuple[RatsAction, ...]] = {}
+def _split(hand: tuple[int, ...]) -> tuple[list[int], list[int], tuple[int, ...]]:
+    """Per rank, the bit mask of suits held; per suit, the bit mask of sequence ranks held;
+    the jokers."""
+    by_rank = [0] * 13
+    by_suit = [0, 0, 0, 0]
+    jokers: tuple[int, ...] = ()
+    for c in hand:
+        if c >= 52:
+            jokers = (*jokers, c)
+            continue
+        r = c >> 2
+        s = c & 3
+        by_rank[r] |= 1 << s
+        by_suit[s] |= 1 << (0 if r == 12 else r + 1)
+    return by_rank, by_suit, jokers
 
 
-def _leads(hand: tuple[int, ...]) -> tuple[RatsAction, ...]:
-    """Every lead ``hand`` allows, each once: singles, sets, then runs."""
-    got = _LEAD_CACHE.get(hand)
-    if got is not None:
-        return got
+def _leads(hand: tuple[int, ...]) -> list[RatsAction]:
+    """Every lead ``hand`` allows, each once: singles, sets by rank, then runs by suit."""
     out: list[RatsAction] = [SINGLES[c] for c in hand if c < 52]
     if not out:
-        out = [SINGLES[c] for c in hand]
-    if len(hand) >= 2:
-        out.extend(make_action(SET, cards) for _, cards in enum_sets(hand, None, -1))
-        if len(hand) >= 3:
-            out.extend(make_action(RUN, cards) for _, cards in enum_runs(hand, None, -1))
-    result = tuple(out)
-    if len(_LEAD_CACHE) > 200_000:
-        _LEAD_CACHE.clear()
-    _LEAD_CACHE[hand] = result
-    return result
+        return [SINGLES[c] for c in hand]
+    if len(hand) < 2:
+        return out
+    by_rank, by_suit, jokers = _split(hand)
+    for rank in range(13):
+        suits = by_rank[rank]
+        if suits and (jokers or suits & (suits - 1)):
+            out.extend([a for _, a in sets_of_rank(rank, suits, jokers)])
+    if len(hand) >= 3:
+        for suit in range(4):
+            ranks = by_suit[suit]
+            if ranks and (jokers or ranks & (ranks << 1) & (ranks << 2)):
+                out.extend([a for _, a in runs_of_suit(suit, ranks, jokers)])
+    return out
 
 
 RULES_TEXT = """\
