@@ -122,6 +122,8 @@ def main() -> None:
                 label = "default game" if knock else "long rounds, no knocking"
                 print(f"{players}p {label}: {rec:,.0f} actions/s recording, {norec:,.0f} without")
             print(f"{players}p clone: {clone_us(players):.2f} us")
+    if args.rounds <= 0:
+        return
     start = time.perf_counter()
     for spec in ("heuristic", "heuristic:memory=0.6"):
         p, lo, hi, margin = strength(args.rounds, spec)

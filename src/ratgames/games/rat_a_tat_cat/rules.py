@@ -900,7 +900,7 @@ class RatState(State):
         g = self.game
         p = g.players
         hands = self.hands
-        for s in self._order():
+        for s in self._order() if max(hands) >= PEEK else ():
             for i in range(SLOTS):
                 idx = s * SLOTS + i
                 card = hands[idx]
