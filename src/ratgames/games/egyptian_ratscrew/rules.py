@@ -165,7 +165,7 @@ class EgyptianRatscrew(Game):
         ),
         Option(
             "max_cards",
-            10_000,
+            100_000,
             "Safety cap: the game stops after this many cards played.",
             minimum=50,
             maximum=10_000_000,
@@ -377,9 +377,9 @@ Outcome points are the cards each player holds at the end.
 
 Without slaps the game is deterministic from the deal, and it can go round in circles.  The
 engine remembers the position (every stack and who plays next) each time a pile is taken; if a
-position comes back and no pile could have been slapped since it was last seen (and nobody
-slapped), the game would repeat for ever: it ends as a cycle, won by the player(s) holding the
-most cards.  As a last resort `max_cards` (default 10000) caps the cards played; a capped game
+position comes back and nobody has slapped since it was last seen, the players have let the game
+go round once and it would repeat for ever: it ends as a cycle, won by the player(s) holding the
+most cards.  As a last resort `max_cards` (default 100000) caps the cards played; a capped game
 is also won by the most cards.
 
 ## Notation and deals
@@ -745,7 +745,6 @@ class RatscrewState(State):
         rule = self._compute_rule()
         self.rule = rule
         if rule:
-            self.disrupt += 1
             self.slap_hist = (self.version, self.slap_hist)
         if self.played >= self.game.max_cards:
             self._finish_ranked(f"safety cap: {self.played} cards played", capped=True)
@@ -848,13 +847,14 @@ class RatscrewState(State):
                 self._event(("out", seat))
 
     def _remember_position(self) -> bool:
-        """After a pile is taken: end the game as a cycle if this position was seen before with
-        no slap possible since.  Returns True if the game ended."""
+        """After a pile is taken: end the game as a cycle if this position was seen before and
+        nobody slapped since (from here the game would repeat for ever).  Returns True if the
+        game ended."""
         key = bytes((self.turn,)) + _SEP.join(bytes(s).translate(_STRIP) for s in self.stacks)
         seen = self.history.get(key)
         if seen is not None and seen == self.disrupt:
             self.cycle = True
-            self._finish_ranked("cycle: the same position came back with no slap possible")
+            self._finish_ranked("cycle: the same position came back with no slap in between")
             return True
         if self.hist_shared:
             self.history = dict(self.history)
