@@ -381,7 +381,7 @@ class RatsState(State):
                     out.append(SINGLES[c])
             out.extend(DISCARD1[c] for c in hand)
             return out
-        by_rank, by_suit, jokers = _split(hand)
+        by_rank, by_suit, jokers = split_hand(hand)
         if kind == SET:
             for rank in range(self.best + 1, 13):
                 suits = by_rank[rank]
@@ -948,7 +948,7 @@ def _event_json(event: tuple[Any, ...]) -> dict[str, JSON]:
     }
 
 
-def _split(hand: tuple[int, ...]) -> tuple[list[int], list[int], tuple[int, ...]]:
+def split_hand(hand: tuple[int, ...]) -> tuple[list[int], list[int], tuple[int, ...]]:
     """Per rank, the bit mask of suits held; per suit, the bit mask of sequence ranks held;
     the jokers."""
     by_rank = [0] * 13
@@ -972,7 +972,7 @@ def _leads(hand: tuple[int, ...]) -> list[RatsAction]:
         return [SINGLES[c] for c in hand]
     if len(hand) < 2:
         return out
-    by_rank, by_suit, jokers = _split(hand)
+    by_rank, by_suit, jokers = split_hand(hand)
     for rank in range(13):
         suits = by_rank[rank]
         if suits and (jokers or suits & (suits - 1)):
