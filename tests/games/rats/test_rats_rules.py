@@ -234,7 +234,7 @@ def test_a_single_joker_is_lowest_and_never_led_with_another_choice() -> None:
     refused(s, "discard 4D", "names the suit")
     play(s, "4D")
     obs = s.observation(0)
-    assert obs["events"][-2] == {"event": "trick", "round": 1, "winner": 1, "cards": 2}
+    assert obs["events"][-2] == {"event": "trick", "round": 1, "winner": 1, "cards": 2, "n": 6}
     assert obs["stock_taker"] == 1
 
 
@@ -383,4 +383,4 @@ def test_observations_hide_other_hands_and_reserve_order() -> None:
     play(s, "AS", "discard KS")
     obs = s.observation(1)
     assert obs["holdings_known"][0] == ["KS", "AS"]
-    assert obs["events"][-1] == {"event": "trick", "round": 1, "winner": 0, "cards": 2}
+    assert obs["events"][-1] == {"event": "trick", "round": 1, "winner": 0, "cards": 2, "n": 3}

@@ -209,6 +209,7 @@ class RatsState(State):
         "known",
         "known_hand",
         "leader",
+        "n_events",
         "out_round",
         "over",
         "pending",
@@ -237,6 +238,7 @@ class RatsState(State):
     best_seat: int
     cap_fired: bool
     pub_events: Any
+    n_events: int
     hand_size: int
     hands: list[tuple[int, ...]]
     initial_hands: tuple[tuple[int, ...], ...]
@@ -301,6 +303,7 @@ class RatsState(State):
         s.round_seen = 0
         s.round_tricks = None
         s.pub_events = None
+        s.n_events = 0
         s.over = False
         s.cap_fired = False
         s.pending = ()
@@ -340,6 +343,7 @@ class RatsState(State):
         c.round_seen = self.round_seen
         c.round_tricks = self.round_tricks
         c.pub_events = self.pub_events
+        c.n_events = self.n_events
         c.over = self.over
         c.cap_fired = self.cap_fired
         c.pending = self.pending
@@ -612,6 +616,7 @@ class RatsState(State):
             else:
                 self.best = run_value(cards)
         self.trick = (*self.trick, (seat, action))
+        self.n_events += 1
         self.pub_events = (("play", self.round, seat, action, beat), self.pub_events)
         nxt = seat
         players = self.game.players
@@ -636,6 +641,7 @@ class RatsState(State):
         self.tricks += 1
         self.trick_count += 1
         self.round_tricks = ((self.leader, self.trick, winner), self.round_tricks)
+        self.n_events += 1
         self.pub_events = (("win", self.round, winner, m.bit_count()), self.pub_events)
         self.trick = ()
         self.trick_mask = 0
@@ -666,12 +672,14 @@ class RatsState(State):
         if len(alive) <= 1 or self.round >= game.options["max_rounds"]:
             self.cap_fired = len(alive) > 1
             self.over = True
+            self.n_events += 1
             self.pub_events = (
                 ("round", self.round, stock_to, tuple(newly_out), 0),
                 self.pub_events,
             )
             return
         size = min(self.initial_size, min(self.reserves[p].bit_count() for p in alive))
+        self.n_events += 1
         self.pub_events = (("round", self.round, stock_to, tuple(newly_out), size), self.pub_events)
         for p in alive:
             cards = _cards_of(self.reserves[p])
@@ -743,8 +751,12 @@ class RatsState(State):
         tricks.reverse()
         events: list[dict[str, JSON]] = []
         enode = self.pub_events
+        number = self.n_events
         while enode is not None and len(events) < EVENTS_KEPT:
-            events.append(_event_json(enode[0]))
+            event = _event_json(enode[0])
+            event["n"] = number
+            events.append(event)
+            number -= 1
             enode = enode[1]
         events.reverse()
         trick: dict[str, JSON] | None = None
@@ -782,6 +794,7 @@ class RatsState(State):
             "known_in_hand": [_texts(_cards_of(k)) for k in self.known_hand],
             "won_this_round": [_texts(_cards_of(w)) for w in self.won_round],
             "events": events,
+            "n_events": self.n_events,
             "over": self.over,
         }
 
@@ -883,6 +896,7 @@ class RatsState(State):
             "round_seen": _cards_of(self.round_seen),
             "round_tricks": tricks,
             "events": events,
+            "n_events": self.n_events,
         }
 
     def cards(self) -> list[int]:

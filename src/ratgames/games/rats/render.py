@@ -1,0 +1,95 @@
+"""A plain-text picture of a Rats observation or spectator view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ratgames.cards import SUIT_NAMES, SUITS
+from ratgames.core.game import Game
+
+
+def seat_label(game: Game, seat: int, me: int | None) -> str:
+    """``Seat 2`` or ``Seat 2 (you)``."""
+    return game.seat_name(seat) + (" (you)" if seat == me else "")
+
+
+def describe_event(game: Game, event: dict[str, Any], me: int | None = None) -> str:
+    """One public event in words."""
+    kind = event["event"]
+    if kind == "play":
+        who = seat_label(game, event["seat"], me)
+        verb = "beats with" if event["beats"] else "plays"
+        return f"{who} {verb} {event['play']}"
+    if kind == "trick":
+        return f"{seat_label(game, event['winner'], me)} wins the trick ({event['cards']} cards)"
+    parts = [f"Round {event['round']} ends"]
+    if event["stock_to"] is not None:
+        parts.append(f"the stock goes to {seat_label(game, event['stock_to'], me)}")
+    if event["out"]:
+        parts.append(", ".join(seat_label(game, s, me) for s in event["out"]) + " out")
+    if event["next_hand_size"]:
+        parts.append(f"next hands: {event['next_hand_size']} cards")
+    return "; ".join(parts)
+
+
+def trick_lines(game: Game, view: dict[str, Any]) -> list[str]:
+    """The trick on the table, one line per play."""
+    me = view.get("seat")
+    trick = view["trick"]
+    if trick is None:
+        return ["Trick: none yet; " + seat_label(game, view["leader"], me) + " leads"]
+    led = trick["suit_led"]
+    suit = f", suit led {SUIT_NAMES[SUITS.index(led)]}" if led else ""
+    out = [f"Trick: a {trick['kind']} led by {seat_label(game, view['leader'], me)}{suit}"]
+    for play in trick["plays"]:
+        mark = "  <- best" if play["seat"] == trick["best_seat"] and not play["discard"] else ""
+        out.append(f"  {seat_label(game, play['seat'], me)}: {play['play']}{mark}")
+    if trick["discarding"]:
+        seat = view["to_act"][0] if view["to_act"] else None
+        who = seat_label(game, seat, me) if seat is not None else "?"
+        out.append(f"  {who}: discarding {' '.join(trick['discarding'])} ...")
+    return out
+
+
+def render(game: Game, view: dict[str, Any]) -> str:
+    """The table as ``view`` (an observation or a spectator view) shows it."""
+    me = view.get("seat")
+    players = view["players"]
+    lines = [
+        f"Rats, round {view['round']}: hands of {view['hand_size']} "
+        f"(first hands {view['initial_hand_size']}), trick {view['trick_number']}"
+    ]
+    for s in range(players):
+        label = seat_label(game, s, me)
+        if view["out"][s]:
+            lines.append(f"  {label}: out (round {view['out_round'][s]})")
+            continue
+        turn = "  <- to play" if s in view["to_act"] else ""
+        lines.append(
+            f"  {label}: hand {view['hand_sizes'][s]}, reserve {view['reserve_sizes'][s]}{turn}"
+        )
+    if view["stock"]:
+        lines.append(f"Stock: {view['stock']} cards (to the winner of this round's last trick)")
+    elif view["stock_taker"] is not None:
+        lines.append(f"Stock: taken by {seat_label(game, view['stock_taker'], me)}")
+    lines.extend(trick_lines(game, view))
+    if view["round_tricks"]:
+        last = view["round_tricks"][-1]
+        plays = ", ".join(f"{p['play']}" for p in last["plays"])
+        lines.append(f"Last trick: {plays}; won by {seat_label(game, last['winner'], me)}")
+    if me is not None:
+        lines.append("Your hand: " + (" ".join(view["hand"]) or "(empty)"))
+        known = view["reserve_known"]
+        unknown = view["reserve_unknown"]
+        extra = f" and {unknown} unseen" if unknown else ""
+        lines.append(
+            f"Your reserve: {len(known) + unknown} cards"
+            + (f" ({' '.join(known)}{extra})" if known else extra and f" ({unknown} unseen)")
+        )
+    if view["events"]:
+        lines.append(
+            "Recently: " + "; ".join(describe_event(game, e, me) for e in view["events"][-4:])
+        )
+    if view["over"]:
+        lines.append("The game is over.")
+    return "\n".join(lines)

@@ -1,0 +1,165 @@
+"""The Rats table in the terminal (Textual).
+
+Your hand is shown sorted (2 low to ace high, clubs < diamonds < hearts < spades within a rank).
+Move along it with ``left``/``right``, mark cards with ``space``, then ``enter`` plays the marked
+cards as a combination (three cards of one natural card and both jokers play as three of a kind;
+``r`` plays them as a run) and ``d`` discards them face up (lowest first).  ``c`` clears the
+marks.  A refused play is explained in the message log.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+
+from ratgames.cards import parse_card, pretty
+from ratgames.core.errors import IllegalAction
+from ratgames.core.game import Action
+from ratgames.tui.base import GamePanel
+
+from .combos import DISCARD1
+from .render import describe_event, trick_lines
+
+
+class Panel(GamePanel):
+    """The seats with hand and reserve sizes, the trick so far, your hand with a cursor."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right", "move(1)", "Right", show=False),
+        Binding("space", "mark", "Mark card"),
+        Binding("enter", "play('')", "Play"),
+        Binding("r", "play('run')", "Play as run", show=False),
+        Binding("d", "discard", "Discard"),
+        Binding("c", "clear", "Clear marks"),
+    ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.obs: dict[str, Any] | None = None
+        self.legal: list[Action] = []
+        self.to_act: list[int] = []
+        self.cursor = 0
+        self.marked: set[str] = set()
+        self.last_event = 0
+
+    def help_line(self) -> str:
+        return (
+            "left/right move · space mark a card · enter play the marked cards · r play them as "
+            "a run · d discard them · c clear marks · ctrl+q quit"
+        )
+
+    # --- drawing --------------------------------------------------------------------------------
+
+    def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
+        self.obs = observation
+        self.legal = legal
+        self.to_act = to_act
+        for event in observation["events"]:
+            if event["n"] > self.last_event and not (
+                event["event"] == "play" and event["seat"] == self.seat
+            ):
+                self.host.say(describe_event(self.game, event, self.seat))
+        self.last_event = max(self.last_event, observation["n_events"])
+        hand = observation["hand"]
+        self.marked &= set(hand)
+        self.cursor = max(0, min(self.cursor, len(hand) - 1))
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        obs = self.obs
+        text = Text()
+        if obs is None:
+            return text
+        game = self.game
+        if obs["over"]:
+            status, style = "Game over", "bold"
+        elif self.seat in self.to_act:
+            status, style = "Your turn", "bold yellow"
+        else:
+            status, style = f"{game.seat_name(self.to_act[0])} to play", "bold"
+        text.append(f"Round {obs['round']}", style="bold")
+        text.append(f" · hands of {obs['hand_size']} · trick {obs['trick_number']} · ")
+        text.append(status + "\n", style=style)
+        for s in range(obs["players"]):
+            name = game.seat_name(s) + (" (you)" if s == self.seat else "")
+            if obs["out"][s]:
+                text.append(f"  {name}: out since round {obs['out_round'][s]}\n", style="dim")
+                continue
+            line = f"  {name}: hand {obs['hand_sizes'][s]}, reserve {obs['reserve_sizes'][s]}"
+            text.append(line + ("  <-" if s in self.to_act else "") + "\n")
+        if obs["stock"]:
+            text.append(f"  Stock: {obs['stock']} cards for the last trick of the round\n")
+        for line in trick_lines(game, obs):
+            text.append(line + "\n")
+        text.append("Your hand: ")
+        for i, card in enumerate(obs["hand"]):
+            shown = pretty(parse_card(card))
+            marked = card in self.marked
+            label = f"[{shown}]" if marked else f" {shown} "
+            style = "reverse" if i == self.cursor else ""
+            if marked:
+                style += " bold green"
+            text.append(label, style=style.strip() or None)
+        if not obs["hand"]:
+            text.append("(empty)")
+        text.append("\n")
+        if self.marked:
+            text.append("Marked: " + " ".join(self._marked_cards()) + "\n")
+        text.append(
+            f"Your reserve: {len(obs['reserve_known']) + obs['reserve_unknown']} cards\n",
+            style="dim",
+        )
+        return text
+
+    # --- keys -----------------------------------------------------------------------------------
+
+    def _marked_cards(self) -> list[str]:
+        assert self.obs is not None
+        return [c for c in self.obs["hand"] if c in self.marked]
+
+    def action_move(self, step: int) -> None:
+        if self.obs and self.obs["hand"]:
+            self.cursor = (self.cursor + step) % len(self.obs["hand"])
+            self.refresh()
+
+    def action_mark(self) -> None:
+        if not self.obs or not self.obs["hand"]:
+            return
+        card = self.obs["hand"][self.cursor]
+        self.marked.symmetric_difference_update({card})
+        self.refresh()
+
+    def action_clear(self) -> None:
+        self.marked.clear()
+        self.refresh()
+
+    def action_play(self, reading: str) -> None:
+        cards = self._marked_cards()
+        if not cards and self.obs and self.obs["hand"]:
+            cards = [self.obs["hand"][self.cursor]]
+        if not cards:
+            return
+        text = " ".join(cards)
+        try:
+            action = self.game.parse_action(f"{text} {reading}".strip())
+        except IllegalAction as exc:
+            if reading or "set' or 'run" not in str(exc):
+                self.host.say(f"Not allowed: {exc}")
+                return
+            action = self.game.parse_action(f"{text} set")
+        self.marked.clear()
+        self.host.submit(action)
+
+    def action_discard(self) -> None:
+        cards = self._marked_cards()
+        if not cards and self.obs and self.obs["hand"]:
+            cards = [self.obs["hand"][self.cursor]]
+        self.marked.clear()
+        for card in sorted(cards, key=parse_card):
+            self.host.submit(DISCARD1[parse_card(card)])
+            if self.obs is None or card in self.obs["hand"]:
+                break
+        self.refresh()
