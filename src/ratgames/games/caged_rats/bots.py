@@ -1,0 +1,202 @@
+"""Bots for Caged Rats.  They see only their seat's observation and legal actions.
+
+``heuristic`` cages rats its hand can feed exactly, offers the captures its rats need, bids what
+it can afford for a capture worth having, tops the other player's useful captures with its
+cheapest winning card, and throws what it cannot use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ratgames.core.bots import Bot, SeatView, register_bot
+from ratgames.core.game import Action
+from ratgames.core.options import Option
+
+from .rules import (
+    BID_ACT,
+    CAGE_ACT,
+    COLOUR_CARDS,
+    COLOUR_KEYS,
+    FEED_ACT,
+    OFFER_ACT,
+    RAT_VALUE,
+    TEXT,
+    THROW_ACT,
+    TOP_ACT,
+    cage_points,
+    feed_choices_for,
+)
+
+CARD_OF: dict[str, int] = {t: c for c, t in enumerate(TEXT)}
+
+
+def _cage(obs_cage: list[dict[str, Any]]) -> tuple[list[int], list[int], list[int]]:
+    """(rat cards, values, captures) of one cage as seen in an observation."""
+    rats = [CARD_OF[r["rat"]] for r in obs_cage]
+    return rats, [RAT_VALUE[r] for r in rats], [int(r["captures"]) for r in obs_cage]
+
+
+def capture_gain(rats: list[int], counts: list[int], suit: int) -> tuple[int, int]:
+    """(points gained now, best rat) if a capture of ``suit`` is won: 0 and -1 if unfed."""
+    if len(rats) < 2:
+        return 0, -1
+    values = (RAT_VALUE[rats[0]], RAT_VALUE[rats[1]])
+    before = cage_points(values, (counts[0], counts[1]))
+    best, where = -1000, -1
+    for i in feed_choices_for(tuple(rats), tuple(counts), suit):
+        after = list(counts)
+        after[i] += 1
+        gain = cage_points(values, (after[0], after[1])) - before
+        # Progress towards an exact rat is worth more than its two points now.
+        if after[i] <= values[i]:
+            gain += 3
+        if gain > best:
+            best, where = gain, i
+    if where < 0:
+        return 0, -1
+    return best, where
+
+
+class HeuristicBot(Bot):
+    """Plays by the rules of thumb of the module docstring."""
+
+    name = "heuristic"
+    params = (
+        Option(
+            "ambition",
+            4,
+            "The total of rat values it aims for when caging (both rats exact pay 10 a capture).",
+            minimum=2,
+            maximum=16,
+        ),
+        Option(
+            "defend",
+            True,
+            "Top the other player's bids for captures that would help her rats.",
+        ),
+    )
+
+    def __init__(self, game: Any, seed: int = 0, **params: Any) -> None:
+        super().__init__(game, seed, **params)
+        self.ambition = int(params.get("ambition", 4))
+        self.defend = bool(params.get("defend", True))
+
+    def act(self, view: SeatView) -> Action:
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        obs = view.observation()
+        phase = obs["phase"]
+        seat = view.seat
+        hand = [CARD_OF[t] for t in obs["hand"]]
+        if phase == "cage":
+            return self._cage(hand)
+        rats, values, counts = _cage(obs["cages"][seat])
+        if phase == "feed":
+            suit = CARD_OF[obs["offer"]] & 3
+            _, where = capture_gain(rats, counts, suit)
+            return FEED_ACT[max(where, 0)]
+        hungry = {rats[i] & 3 for i in range(2) if counts[i] < values[i]}
+        if phase == "offer":
+            return self._offer(hand, rats, hungry)
+        if phase == "bid":
+            return self._bid(obs, hand, rats, counts, hungry)
+        return self._respond(obs, hand, hungry)
+
+    # --- decisions ------------------------------------------------------------------------------
+
+    def _cage(self, hand: list[int]) -> Action:
+        best_key: tuple[float, int] | None = None
+        best: Action = CAGE_ACT[hand[0], hand[1]]
+        n = len(hand)
+        for i in range(n):
+            for j in range(i + 1, n):
+                a, b = hand[i], hand[j]
+                va, vb = RAT_VALUE[a], RAT_VALUE[b]
+                total = va + vb
+                score = -abs(total - self.ambition) * 3.0
+                if max(va, vb) >= 9:
+                    score -= 20
+                # Cards of the rats' suits already in hand are captures ready to offer.
+                rest = [c for c in hand if c not in (a, b)]
+                for suit in {a & 3, b & 3}:
+                    need = (va if a & 3 == suit else 0) + (vb if b & 3 == suit else 0)
+                    have = sum(1 for c in rest if c & 3 == suit)
+                    score += 0.8 * min(have, need)
+                # High cards win bids: keep them in hand.
+                score -= 0.25 * ((a >> 2) + (b >> 2))
+                key = (score, -(a * 64 + b))
+                if best_key is None or key > best_key:
+                    best_key, best = key, CAGE_ACT[a, b]
+        return best
+
+    def _offer(self, hand: list[int], rats: list[int], hungry: set[int]) -> Action:
+        wanted = [c for c in hand if c & 3 in hungry]
+        if wanted:
+            # Capture ranks do not matter: offer the lowest, keep high cards for bidding.
+            return OFFER_ACT[min(wanted, key=lambda c: c >> 2)]
+        rat_suits = {r & 3 for r in rats}
+        harmless = [c for c in hand if c & 3 not in rat_suits]
+        pool = harmless or hand
+        return OFFER_ACT[min(pool, key=lambda c: c >> 2)]
+
+    def _bid(
+        self,
+        obs: dict[str, Any],
+        hand: list[int],
+        rats: list[int],
+        counts: list[int],
+        hungry: set[int],
+    ) -> Action:
+        suit = CARD_OF[obs["offer"]] & 3
+        gain, _ = capture_gain(rats, counts, suit)
+        lowest = min(hand, key=lambda c: c >> 2)
+        if gain <= 0:
+            return BID_ACT[lowest]
+        opp_best = self._opponent_best(obs)
+        # A card at least as high as anything the other player may hold wins (ties to leader).
+        sure = [c for c in hand if c >> 2 >= opp_best]
+        if sure:
+            return BID_ACT[min(sure, key=lambda c: c >> 2)]
+        spare = self._spare(hand, hungry)
+        return BID_ACT[max(spare, key=lambda c: c >> 2)]
+
+    def _respond(self, obs: dict[str, Any], hand: list[int], hungry: set[int]) -> Action:
+        leader = 1 - int(obs["seat"])
+        bid_rank = CARD_OF[obs["bid"]] >> 2
+        if self.defend:
+            o_rats, _, o_counts = _cage(obs["cages"][leader])
+            gain, _ = capture_gain(o_rats, o_counts, CARD_OF[obs["offer"]] & 3)
+            if gain > 0:
+                toppers = [c for c in hand if c >> 2 > bid_rank]
+                if toppers:
+                    spare = [c for c in toppers if c & 3 not in hungry] or toppers
+                    return TOP_ACT[min(spare, key=lambda c: c >> 2)]
+        useless = [c for c in hand if c & 3 not in hungry]
+        return THROW_ACT[min(useless or hand, key=lambda c: c >> 2)]
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _opponent_best(obs: dict[str, Any]) -> int:
+        """The highest rank the other player may still hold (what she played face up is gone)."""
+        other = 1 - int(obs["seat"])
+        seen = {CARD_OF[t] for t in obs["face_up_seen"][COLOUR_KEYS[other]]}
+        ranks = [c >> 2 for c in COLOUR_CARDS[other] if c not in seen]
+        return max(ranks) if ranks else -1
+
+    @staticmethod
+    def _spare(hand: list[int], hungry: set[int]) -> list[int]:
+        """Cards not kept back as future captures (the low cards of suits a rat still wants)."""
+        keep = {c for c in hand if c & 3 in hungry and c >> 2 < 6}
+        return [c for c in hand if c not in keep] or hand
+
+
+register_bot(
+    "heuristic",
+    HeuristicBot,
+    "cages rats it can feed exactly, offers what they need, bids what it can afford, "
+    "tops cheaply and throws what it cannot use",
+    "caged-rats",
+)
