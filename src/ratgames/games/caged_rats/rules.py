@@ -241,7 +241,8 @@ as her own stock.  The first dealer is chosen by lot; the deal format is
 ## Caging the rats
 The non-dealer puts two cards from her hand face up as her rats (`cage 5H 9D`), then the dealer
 cages two of hers.  A rat wants as many captures of its own suit as its pips: ace 1, two to ten
-their number, jack, queen and king 10.  The rat written first in the `cage` action is rat 1.
+their number, jack, queen and king 10.  Rat 1 is the lower of the two cards (the `cage` action
+is always written lower card first), rat 2 the higher.
 
 ## A lead
 There are 16 leads a deal, 8 for each player, alternating, the non-dealer first.
@@ -286,6 +287,14 @@ Both players' rats and how many captures each rat holds are public, as is every 
 up (offers, bids, tops), which players remember.  Hands, stock order and cards thrown face down
 are hidden (a player knows her own throws).  Fed captures are face down: their suit follows from
 the rat, and players remember the capture as it was offered.
+
+## Where the rule sheet is silent
+- Rats may share a suit.  Two hungry rats of the capture's suit, or two already full: the
+  leader chooses (`feed 1`/`feed 2`); exactly one hungry: it gets the capture.
+- Cards remembered are those of the current deal; earlier deals' cards were reshuffled away.
+- In a match, the next rubber's first dealer follows the usual rule (the last deal's higher
+  scorer, or the other player after a tied deal).
+- A single deal (`single_deal`) with equal scores is a shared win.
 
 ## Outcome figures
 `length` counts leads; `deals`, `rubbers`, points per deal for each colour, exact rats per deal

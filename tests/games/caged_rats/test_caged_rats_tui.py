@@ -1,0 +1,107 @@
+"""The Caged Rats terminal panel, driven with Textual's Pilot against a random bot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ratgames
+from ratgames.core.bots import make_bot
+from ratgames.games.caged_rats.render import render
+from ratgames.games.caged_rats.rules import BLACK_CARDS, RED_CARDS, TEXT, CagedRatsState
+from ratgames.tui.play import PlayApp
+
+RED_HAND = ["2H", "3D", "4H", "AD", "KD", "AH", "QH", "5D"]
+BLACK_HAND = ["2C", "3S", "4C", "AS", "KS", "AC", "QS", "5C"]
+
+
+def make_deal(dealer: str) -> dict[str, Any]:
+    """Red holds RED_HAND, black BLACK_HAND; each stock is the rest in card order."""
+    return {
+        "dealer": dealer,
+        "red": {"hand": RED_HAND, "stock": [TEXT[c] for c in RED_CARDS if TEXT[c] not in RED_HAND]},
+        "black": {
+            "hand": BLACK_HAND,
+            "stock": [TEXT[c] for c in BLACK_CARDS if TEXT[c] not in BLACK_HAND],
+        },
+    }
+
+
+def _app(seed: int = 3) -> tuple[PlayApp, CagedRatsState]:
+    game = ratgames.get_game("caged-rats", options={"single_deal": True})
+    state = game.new_state(seed=seed, deal=make_deal("black"))
+    assert isinstance(state, CagedRatsState)
+    app = PlayApp(game, [None, make_bot(game, "random", seed=1)], state=state, bot_pause=0.01)
+    return app, state
+
+
+def _panel_text(app: PlayApp) -> str:
+    return str(app.panel.render().plain)  # type: ignore[attr-defined]
+
+
+async def test_cage_offer_and_bid_with_keys() -> None:
+    app, state = _app()
+    async with app.run_test() as pilot:
+        text = _panel_text(app)
+        assert "Your turn: mark two rats" in text
+        assert "Red (you): hand 8, stock 18" in text
+        # The hand is sorted: 2H 3D 4H 5D QH KD AD AH.  Mark 2H, move to 3D, enter cages both.
+        await pilot.press("space", "right", "enter")
+        assert [TEXT[c] for c in state.rats[0]] == ["2H", "3D"]
+        await pilot.pause(0.2)
+        assert state.rats[1], "the bot cages next"
+        assert "rat 1: 2♥ 0/2 hearts hungry" in _panel_text(app)
+        # Offer the card under the cursor (2H was removed; the cursor stays in the hand).
+        await pilot.press("left", "left", "enter")
+        offered = state.offer
+        assert offered >= 0 and state.observation(0)["phase"] == "bid"
+        assert "Capture on offer" in _panel_text(app)
+        await pilot.press("enter")
+        events = [e["text"] for e in state.observation(0)["events"]]
+        assert any(t.startswith("Red bids") for t in events)
+        await pilot.pause(0.3)
+        assert state.lead_no >= 1
+
+
+async def test_refused_action_is_reported_and_changes_nothing() -> None:
+    app, state = _app()
+    async with app.run_test() as pilot:
+        await pilot.press("enter")  # cage with one card only: the panel asks for two
+        assert state.rats == ((), ())
+        await pilot.press("x")  # throwing is not allowed while caging
+        assert state.rats == ((), ())
+        assert state.hands[0] and len(state.hands[0]) == 8
+
+
+async def test_respond_throw_and_feed_keys_play_a_whole_deal() -> None:
+    app, state = _app(seed=5)
+    async with app.run_test() as pilot:
+        await pilot.press("space", "right", "enter")
+        for _ in range(400):
+            if state.is_over():
+                break
+            await pilot.pause(0.02)
+            if state.is_over() or state.actor != 0:
+                continue
+            phase = state.observation(0)["phase"]
+            if phase == "feed":
+                await pilot.press("1")
+            elif phase == "respond":
+                await pilot.press("x")
+            else:
+                await pilot.press("enter")
+        assert state.is_over()
+        assert "Game over" in _panel_text(app)
+        assert state.hands == [[], []]
+
+
+def test_render_shows_observation_and_spectator_view() -> None:
+    game = ratgames.get_game("caged-rats")
+    state = game.new_state(seed=3, deal=make_deal("black"))
+    for move in ["cage 2H 3D", "cage 2C 3S", "offer 4H", "bid AD"]:
+        state.apply(state.seats_to_act()[0], move)
+    mine = render(game, state.observation(0))
+    assert "Your hand: 5D QH KD AH" in mine
+    assert "rat 1  2H  0/2 hungry" in mine
+    assert "On offer: 4H led by Red; bid: AD" in mine
+    public = render(game, state.spectator_view())
+    assert "Your hand" not in public and "Red offers 4H" in public
