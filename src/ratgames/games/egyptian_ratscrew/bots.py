@@ -37,6 +37,8 @@ LEVEL_PROFILES: dict[str, dict[str, float]] = {
 """The named reaction-time profiles."""
 
 MIN_REACTION_MS = 80.0
+MIN_DELAY = 0.001
+"""Never answer with a zero delay: Textual's timers (the terminal app) fail on an interval of 0."""
 
 LEVELS = {
     "easy": "heuristic:level=easy",
@@ -121,9 +123,9 @@ class ReflexBot(Bot):
             self._play_delay = self.play_pace * (0.8 + 0.4 * rng.random())
         waited = view.now - self._seen_at
         if self._slap and slap is not None:
-            return Reaction(slap, max(0.0, self._slap_delay - waited))
+            return Reaction(slap, max(MIN_DELAY, self._slap_delay - waited))
         if move is not None:
-            return Reaction(move, max(0.0, self._play_delay - waited))
+            return Reaction(move, max(MIN_DELAY, self._play_delay - waited))
         return None
 
     def act(self, view: SeatView) -> Action:

@@ -1,0 +1,120 @@
+"""A plain-text picture of an Egyptian Ratscrew observation or spectator view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ratgames.core.game import Game
+
+PILE_SHOWN = 6
+"""How many of the pile's top cards the picture shows."""
+
+
+def seat_label(game: Game, view: dict[str, Any], seat: int) -> str:
+    """``Seat 2`` or ``Seat 2 (you)``."""
+    name = game.seat_name(seat)
+    return f"{name} (you)" if view.get("seat") == seat else name
+
+
+def describe_event(game: Game, view: dict[str, Any], event: dict[str, Any]) -> str:
+    """One public event in words ("You ..." for the viewing seat's own events)."""
+    kind = event["event"]
+    if kind == "end":
+        return "The game ends: " + ("the safety cap" if event["why"] == "cap" else "a cycle") + "."
+    you = view.get("seat") == event["seat"]
+    who = "You" if you else game.seat_name(event["seat"])
+
+    def verb(third: str, second: str) -> str:
+        return second if you else third
+
+    if kind == "play":
+        return f"{who} {verb('plays', 'play')} {event['card']}."
+    if kind == "collect":
+        return (
+            f"{who} {verb('wins', 'win')} the challenge and {verb('takes', 'take')} the pile "
+            f"({event['cards']} cards)."
+        )
+    if kind == "claim":
+        return f"{who} {verb('collects', 'collect')} the table."
+    if kind == "join":
+        return f"{who} {verb('slaps', 'slap')} in and {verb('joins', 'join')} the game."
+    if kind == "out":
+        return f"{who} {verb('is', 'are')} out."
+    if kind == "win":
+        return f"{who} {verb('wins', 'win')} the game."
+    result = event["result"]
+    slaps = verb("slaps", "slap")
+    if result == "valid":
+        rule = str(event["rule"]).replace("_", "-")
+        return (
+            f"{who} {slaps}: {rule}! {verb('Takes', 'You take')} the pile ({event['cards']} cards)."
+        )
+    if result == "late":
+        return f"{who} {slaps} too late (no penalty)."
+    burned = event["burned"]
+    cost = (
+        f"{verb('burns', 'burn')} {burned} card{'s' if burned != 1 else ''}"
+        if burned
+        else "no burn"
+    )
+    return f"{who} {slaps} a pile that cannot be slapped: {cost}."
+
+
+def challenge_text(game: Game, view: dict[str, Any]) -> str:
+    """The challenge in progress (or the pile waiting to be collected) in words."""
+    if view["phase"] == "final":
+        return (
+            f"{seat_label(game, view, view['collector'])} holds every other card: collect the "
+            "table to win, unless someone slaps first"
+        )
+    if view["phase"] == "collect":
+        return f"{seat_label(game, view, view['collector'])} has won the pile (collect, or slap!)"
+    ch = view.get("challenge")
+    if not ch:
+        return ""
+    left = ch["chances_left"]
+    answering = seat_label(game, view, ch["answering"]) if ch["answering"] is not None else "-"
+    return (
+        f"Challenge: {ch['card']} by {seat_label(game, view, ch['by'])}; {answering} has "
+        f"{left} chance{'s' if left != 1 else ''} to play a face card"
+    )
+
+
+def render(game: Game, view: dict[str, Any]) -> str:
+    """The table: stacks, the pile's top cards, the challenge, recent events, the result."""
+    lines = [
+        f"{game.title}: pile version {view['pile_version']}, "
+        f"{view['cards_played']} cards played, piles won: {view['piles_won']}"
+    ]
+    for seat, stack in enumerate(view["stacks"]):
+        marks = []
+        if view["phase"] == "play" and view["turn"] == seat:
+            marks.append("to play")
+        if view["phase"] in ("collect", "final") and view["collector"] == seat:
+            marks.append("to collect")
+        if stack["status"] != "in":
+            marks.append(stack["status"])
+        known = [c for c in stack["known"] if c is not None]
+        knowledge = f", {len(known)} known" if known else ""
+        extra = f"  [{', '.join(marks)}]" if marks else ""
+        lines.append(
+            f"  {seat_label(game, view, seat):<16} {stack['size']:>2} cards{knowledge}{extra}"
+        )
+    pile = view["pile"]
+    shown = pile[-PILE_SHOWN:]
+    more = f"({len(pile) - len(shown)} more) " if len(pile) > len(shown) else ""
+    burned = len(view["burned"])
+    under = f"  + {burned} burned under" if burned else ""
+    lines.append(f"Pile: {more}{' '.join(shown) if shown else '(empty)'}  <- top{under}")
+    if view["slappable"]:
+        lines.append(f"Slappable: {view['slappable'].replace('_', '-')}")
+    text = challenge_text(game, view)
+    if text:
+        lines.append(text)
+    for event in view["events"][-5:]:
+        lines.append("  " + describe_event(game, view, event))
+    result = view.get("result")
+    if result:
+        winners = ", ".join(seat_label(game, view, w) for w in result["winners"])
+        lines.append(f"Game over ({result['reason']}): {winners} won.")
+    return "\n".join(lines)

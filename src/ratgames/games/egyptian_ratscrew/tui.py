@@ -1,0 +1,141 @@
+"""The Egyptian Ratscrew table in the terminal (Textual), in real time.
+
+Keys: ``space`` plays your top card when it is your turn (or collects a pile you have won),
+``s`` slaps the pile as you see it, at any moment, ``c`` collects.  The bots play at a human pace
+and slap with their reflexes on the wall clock; every slap is reported (valid, bad with its
+burn, too late).  Whether the pile can be slapped is for you to spot: the panel does not say.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+
+from ratgames.core.game import Action
+from ratgames.tui.base import GamePanel
+
+from .render import PILE_SHOWN, challenge_text, describe_event
+from .rules import COLLECT_ACTION, PLAY_ACTION, slap
+
+
+class Panel(GamePanel):
+    """The stacks, the pile's top cards, the challenge in progress, whose move it is."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "play", "Play card"),
+        Binding("s", "slap", "Slap!"),
+        Binding("c", "collect", "Collect"),
+    ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.obs: dict[str, Any] | None = None
+        self.legal: list[Action] = []
+        self.to_act: list[int] = []
+        self.last_event = 0
+
+    # --- drawing --------------------------------------------------------------------------------
+
+    def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
+        self.obs = observation
+        self.legal = legal
+        self.to_act = to_act
+        for event in observation["events"]:
+            if event["n"] > self.last_event:
+                self._notice(event)
+        if observation["events"]:
+            self.last_event = max(self.last_event, observation["events"][-1]["n"])
+        self.refresh(layout=True)
+
+    def _notice(self, event: dict[str, Any]) -> None:
+        """A line in the log for everything but plain plays (the pile shows those)."""
+        if event["event"] == "play":
+            return
+        assert self.obs is not None
+        self.host.say(describe_event(self.game, self.obs, event))
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.seat else self.game.seat_name(seat)
+
+    def status(self) -> tuple[str, str]:
+        """The headline and its style."""
+        obs = self.obs
+        assert obs is not None
+        me = self.seat
+        if obs["result"] is not None:
+            winners = ", ".join(self.who(w) for w in obs["result"]["winners"])
+            return f"Game over: {winners} won ({obs['result']['reason']})", "bold"
+        if obs["phase"] == "play":
+            if obs["turn"] == me:
+                return "Your turn: space to play your top card", "bold yellow"
+            return f"{self.who(obs['turn'])} to play", "bold"
+        if obs["collector"] == me:
+            return "You won the pile: space (or c) to collect it", "bold yellow"
+        return f"{self.who(obs['collector'])} to collect the pile", "bold"
+
+    def render(self) -> Text:
+        obs = self.obs
+        text = Text()
+        if obs is None:
+            return text
+        headline, style = self.status()
+        text.append(headline + "\n", style=style)
+        for seat, stack in enumerate(obs["stacks"]):
+            label = self.game.seat_name(seat) + (" (you)" if seat == self.seat else "")
+            mover = (obs["phase"] == "play" and obs["turn"] == seat) or (
+                obs["phase"] in ("collect", "final") and obs["collector"] == seat
+            )
+            text.append(("> " if mover else "  ") + f"{label:<14}", style="bold" if mover else "")
+            text.append(f"{stack['size']:>3} cards")
+            if stack["status"] == "out":
+                text.append("  out", style="red")
+            elif stack["status"] == "waiting":
+                text.append("  waiting to slap in", style="dim")
+            elif stack["size"] == 0:
+                text.append("  no cards: slap in!", style="magenta")
+            text.append("\n")
+        pile = obs["pile"]
+        shown = pile[-PILE_SHOWN:]
+        text.append("\nPile: ")
+        if len(pile) > len(shown):
+            text.append(f"({len(pile) - len(shown)} under) ", style="dim")
+        if not shown:
+            text.append("(empty)", style="dim")
+        for i, card in enumerate(shown):
+            top = i == len(shown) - 1
+            text.append(f"[{card:>3}]", style="bold reverse" if top else "")
+            text.append(" ")
+        if obs["burned"]:
+            text.append(f" +{len(obs['burned'])} burned", style="dim")
+        text.append(f"\n{len(pile)} cards on the pile · version {obs['pile_version']}\n")
+        challenge = challenge_text(self.game, obs)
+        if challenge:
+            text.append(challenge.replace(f"{self.game.seat_name(self.seat)} (you)", "You"))
+            text.append("\n", style="")
+        if obs["may_slap"]:
+            text.append("s: slap the pile", style="italic")
+        return text
+
+    def help_line(self) -> str:
+        return "space play / collect · s slap (any time) · c collect · ctrl+q quit"
+
+    # --- keys -----------------------------------------------------------------------------------
+
+    def action_play(self) -> None:
+        obs = self.obs
+        if obs is None:
+            return
+        if obs["phase"] in ("collect", "final") and obs["collector"] == self.seat:
+            self.host.submit(COLLECT_ACTION)
+        else:
+            self.host.submit(PLAY_ACTION)
+
+    def action_collect(self) -> None:
+        self.host.submit(COLLECT_ACTION)
+
+    def action_slap(self) -> None:
+        if self.obs is None:
+            return
+        self.host.submit(slap(int(self.obs["pile_version"])))
