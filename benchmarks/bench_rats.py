@@ -6,11 +6,12 @@ Run:  uv run python benchmarks/bench_rats.py [--games 2000] [--seconds 2] [--ski
   of three (beats plus the first discard step), in microseconds per ``legal_actions`` call, with
   the number of plays listed; the same on 26-card hands (2 players, 2 jokers).
 * ISMCTS costs on mid-game states: ``clone()``, ``sample_consistent()``, ``observation()``.
-* random self-play: ``legal_actions`` + ``apply`` with a random choice, actions/s, with and
-  without recording, for 2-5 players.
+* random self-play: ``legal_actions`` + ``apply`` with a random choice, actions per second of
+  this process's CPU time (so other load on the machine does not count), with and without
+  recording, for 2-5 players.
 * strength: ``heuristic`` in one seat against ``random`` in the others, the seat rotating, over N
-  games for 2, 3 and 4 players: win rate (a shared win counts as a fraction) with a 95%
-  confidence interval, beside the chance rate 1/players.
+  games for 2, 3 and 4 players: win rate (a shared win counts as a fraction) with its 95%
+  Wilson confidence interval, beside the chance rate 1/players.
 """
 
 from __future__ import annotations
@@ -30,14 +31,14 @@ from ratgames.games.rats.rules import Rats, RatsState
 
 
 def per_call(fn: Callable[[], Any], seconds: float = 0.3) -> float:
-    """Microseconds per call of ``fn``."""
+    """Microseconds (of this process's CPU time) per call of ``fn``."""
     n = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         for _ in range(50):
             fn()
         n += 50
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed > seconds:
             return elapsed / n * 1e6
 
@@ -128,8 +129,8 @@ def self_play(players: int, seconds: float, *, record: bool) -> float:
     rng = Rng(1)
     actions = 0
     seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         state = game.new_state(seed=seed)
         state.set_recording(record)
         seed += 1
@@ -138,10 +139,10 @@ def self_play(players: int, seconds: float, *, record: bool) -> float:
             legal = state.legal_actions(seat)
             state.apply(seat, legal[rng.randbelow(len(legal))])
             actions += 1
-    return actions / (time.perf_counter() - start)
+    return actions / (time.process_time() - start)
 
 
-def strength(players: int, games: int, spec: str) -> tuple[float, float, float]:
+def strength(players: int, games: int, spec: str) -> tuple[float, float, float, float]:
     game = ratgames.get_game("rats", players=players)
     assert isinstance(game, Rats)
     wins = 0.0
@@ -156,8 +157,16 @@ def strength(players: int, games: int, spec: str) -> tuple[float, float, float]:
         if seat in outcome.winners:
             wins += 1 / len(outcome.winners)
         capped += outcome.capped
-    p = wins / games
-    return p, 1.96 * math.sqrt(p * (1 - p) / games), capped / games
+    lo, hi = wilson(wins, games)
+    return wins / games, lo, hi, capped / games
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (sound near 0 and 1, unlike p +/- 1.96 se)."""
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
 
 
 def main() -> None:
@@ -177,10 +186,10 @@ def main() -> None:
     if not args.skip_strength:
         print(f"{args.bot} vs random, {args.games} games each, seat rotating")
         for players in (2, 3, 4):
-            p, ci, capped = strength(players, args.games, args.bot)
+            p, lo, hi, capped = strength(players, args.games, args.bot)
             print(
-                f"  {players}p: win rate {p:.3f} +/- {ci:.3f} (95% CI; chance {1 / players:.3f}),"
-                f" capped {capped:.3f}"
+                f"  {players}p: win rate {p:.3f}, 95% CI [{lo:.3f}, {hi:.3f}] (chance "
+                f"{1 / players:.3f}), capped {capped:.3f}"
             )
 
 

@@ -197,6 +197,7 @@ class RatsState(State):
     """A moment of a game of Rats."""
 
     __slots__ = (
+        "_legal_cache",
         "alive",
         "best",
         "best_seat",
@@ -233,6 +234,7 @@ class RatsState(State):
     )
 
     game: Rats
+    _legal_cache: tuple[RatsAction, ...] | None
     alive: list[bool]
     best: int
     best_seat: int
@@ -304,6 +306,7 @@ class RatsState(State):
         s.round_tricks = None
         s.pub_events = None
         s.n_events = 0
+        s._legal_cache = None
         s.over = False
         s.cap_fired = False
         s.pending = ()
@@ -344,6 +347,7 @@ class RatsState(State):
         c.round_tricks = self.round_tricks
         c.pub_events = self.pub_events
         c.n_events = self.n_events
+        c._legal_cache = None
         c.over = self.over
         c.cap_fired = self.cap_fired
         c.pending = self.pending
@@ -359,8 +363,9 @@ class RatsState(State):
         if self.over or seat != self.turn:
             return []
         hand = self.hands[seat]
-        found: list[Action] = _leads(hand) if not self.trick else self._follows(hand)  # type: ignore[assignment]
-        return found
+        found = _leads(hand) if not self.trick else self._follows(hand)
+        self._legal_cache = tuple(found)
+        return found  # type: ignore[return-value]
 
     def _follows(self, hand: tuple[int, ...]) -> list[RatsAction]:
         n = self.trick_n
@@ -410,6 +415,16 @@ class RatsState(State):
         return out
 
     def is_legal(self, seat: int, action: Action) -> bool:
+        cache = self._legal_cache
+        # The plays just listed for this position are legal (they are interned, so the
+        # membership test is mostly by identity).
+        if (
+            cache is not None
+            and seat == self.turn
+            and type(action) is RatsAction
+            and action in cache
+        ):
+            return True
         return self._problem(seat, action) is None
 
     def why_illegal(self, seat: int, action: Action) -> str:
@@ -482,6 +497,8 @@ class RatsState(State):
                 f"led, so play it as '{card_text(c)}' (only a joker may be discarded now)"
             )
         left = need - len(self.pending)
+        if left == 1 and not self.pending:
+            return None
         if self.pending and c < self.pending[-1]:
             return (
                 f"discard in card order (low to high, jokers last): after "
@@ -559,7 +576,8 @@ class RatsState(State):
         return self.trick[0][1].cards if self.trick else ()
 
     def _apply(self, seat: int, action: Action) -> None:
-        assert isinstance(action, RatsAction)
+        assert type(action) is RatsAction
+        self._legal_cache = None
         kind, cards = action
         hand = self.hands[seat]
         if len(cards) == 1:
