@@ -6,9 +6,9 @@ engine and bots need, with the same names as :class:`random.Random`.
 
 >>> rng = Rng(7)
 >>> [rng.randbelow(10) for _ in range(5)]
-[3, 1, 0, 9, 8]
+[3, 0, 9, 5, 4]
 >>> deck = list(range(6)); Rng(7).shuffle(deck); deck
-[1, 3, 4, 2, 5, 0]
+[5, 4, 0, 3, 1, 2]
 """
 
 from __future__ import annotations
@@ -69,11 +69,22 @@ class Rng:
         return seq[(self.next64() * len(seq)) >> 64]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates)."""
-        nxt = self.next64
-        for i in range(len(items) - 1, 0, -1):
-            j = (nxt() * (i + 1)) >> 64
+        """Shuffle ``items`` in place (Fisher-Yates; each 64-bit output gives two swaps)."""
+        state = self.state
+        i = len(items) - 1
+        while i > 0:
+            state = (state + _GAMMA) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            j = ((z & 0xFFFFFFFF) * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
+            i -= 1
+            if i > 0:
+                j = ((z >> 32) * (i + 1)) >> 32
+                items[i], items[j] = items[j], items[i]
+                i -= 1
+        self.state = state
 
     def clone(self) -> Rng:
         """An independent copy that continues the same stream."""
