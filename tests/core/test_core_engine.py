@@ -98,7 +98,9 @@ def test_bots_by_name_with_parameters() -> None:
     assert parse_bot_spec("highest:spite=true") == ("highest", {"spite": "true"})
     bot = make_bot(game, "highest:spite=yes")
     assert bot.settings == {"spite": True} and bot.describe() == "highest:spite=true"
-    with pytest.raises(UnknownNameError, match=r"unknown bot 'best'.*highest, lowest, random, ismcts"):
+    with pytest.raises(
+        UnknownNameError, match=r"unknown bot 'best'.*highest, lowest, random, ismcts"
+    ):
         make_bot(game, "best")
     with pytest.raises(OptionError, match="no parameter 'speed'; its parameters: spite"):
         make_bot(game, "highest:speed=3")
