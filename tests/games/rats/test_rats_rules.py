@@ -384,3 +384,40 @@ def test_observations_hide_other_hands_and_reserve_order() -> None:
     obs = s.observation(1)
     assert obs["holdings_known"][0] == ["KS", "AS"]
     assert obs["events"][-1] == {"event": "trick", "round": 1, "winner": 0, "cards": 2, "n": 3}
+
+
+@pytest.mark.parametrize(("players", "jokers"), [(2, 0), (3, 2), (4, 1)])
+def test_samples_keep_what_is_known_about_every_holding(players: int, jokers: int) -> None:
+    game = ratgames.get_game("rats", players=players, options={"jokers": jokers})
+    rng = Rng(7)
+    for seed in range(4):
+        s = game.new_state(seed=seed)
+        assert isinstance(s, RatsState)
+        while not s.is_over():
+            for seat in range(players):
+                sample = s.sample_consistent(seat, Rng(rng.next64()))
+                assert sample.hands[seat] == s.hands[seat]
+                for p in range(players):
+                    hand = {c for c in sample.hands[p]}
+                    holding = hand | set(_bits(sample.reserves[p]))
+                    assert set(_bits(s.known[p])) <= holding, "publicly known cards stay put"
+                    assert not hand & set(_bits(s.won_round[p])), "won this round: in reserve"
+                    assert set(_bits(s.known_hand[p])) <= hand
+                    assert len(sample.hands[p]) == len(s.hands[p])
+                    assert sample.reserves[p].bit_count() == s.reserves[p].bit_count()
+            seat = s.seats_to_act()[0]
+            legal = s.legal_actions(seat)
+            s.apply(seat, legal[rng.randbelow(len(legal))])
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(54) if mask >> c & 1]
+
+
+def test_a_joker_lead_reveals_a_hand_of_jokers() -> None:
+    _, s = table(["BJ RJ", "2C 3C"], jokers=2)
+    play(s, "BJ")
+    obs = s.observation(1)
+    assert obs["known_in_hand"][0] == ["RJ"], "a joker is led alone only from a hand of jokers"
+    sample = s.sample_consistent(1, Rng(3))
+    assert sample.hands[0] == (53,)
