@@ -593,3 +593,31 @@ def test_rules_explain_every_option() -> None:
     for spec in EgyptianRatscrew.option_specs:
         assert f"`{spec.name}`" in text
     assert "too late" in text and "cycle" in text
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"newcomers": 2}, {"newcomers": 1, "slap_in": False}, {"burn": 0, "max_cards": 400}],
+)
+def test_random_games_with_newcomers_and_other_tables_keep_the_invariants(
+    options: dict[str, Any],
+) -> None:
+    g = game(5, **options)
+    deck = sorted(g.deck())
+    for seed in range(4):
+        rng = Rng(seed)
+        state = new(g, seed=seed)
+        while not state.is_over():
+            assert sorted(state.cards()) == deck
+            to_act = state.seats_to_act()
+            assert to_act
+            seat = to_act[rng.randbelow(len(to_act))]
+            legal = state.legal_actions(seat)
+            assert legal and all(state.is_legal(seat, a) for a in legal)
+            view = state.observation(seat)
+            sample = state.sample_consistent(seat, Rng(seed))
+            assert sample.observation(seat) == view
+            state.apply(seat, legal[rng.randbelow(len(legal))])
+        out = state.outcome()
+        assert out is not None and out.winners
+        assert sum(out.points) == len(deck) or out.capped or out.details["cycle"]

@@ -465,7 +465,8 @@ class RatscrewState(State):
         self.slaps = 0
         self.bad = 0
         self.late = 0
-        self.pub_events: tuple[Any, ...] | None = None
+        self.pub_events: tuple[dict[str, JSON], ...] = ()
+        """The latest public events, oldest first, in their JSON form."""
         self.n_events = 0
         self.end_reason = ""
         self.capped = False
@@ -519,7 +520,6 @@ class RatscrewState(State):
         positions (used to detect a cycle) is about cards nobody can see, so the sample starts
         it afresh."""
         s = self.clone()
-        s._chance = Chance(0)
         unknown = sorted(
             [c for st in s.stacks for c in st if not c & KNOWN]
             + [c for c in s.burned if not c & KNOWN]
@@ -573,10 +573,12 @@ class RatscrewState(State):
             return []
         v = self.version
         last = self.last_slap
+        stacks = self.stacks
+        mover = self.turn if phase == PLAY else self.collector
         out = []
         for seat in range(self.game.players):
-            mover = seat == self.turn if phase == PLAY else seat == self.collector
-            if mover or (last[seat] < v and self.may_slap(seat)):
+            # A seat holding cards is never out, so it may always slap (once per version).
+            if seat == mover or (last[seat] < v and (stacks[seat] or self.may_slap(seat))):
                 out.append(seat)
         return out
 
@@ -584,16 +586,13 @@ class RatscrewState(State):
         phase = self.phase
         if phase == OVER:
             return []
-        acts: list[Action] = []
-        if phase == PLAY:
-            if seat == self.turn:
-                acts.append(PLAY_ACTION)
-        elif seat == self.collector:
-            acts.append(COLLECT_ACTION)
         v = self.version
-        if self.last_slap[seat] < v and self.may_slap(seat):
-            acts.append(_SLAPS[v] if v < 4096 else Slap(v))
-        return acts
+        can_slap = self.last_slap[seat] < v and (bool(self.stacks[seat]) or self.may_slap(seat))
+        slap_action = (_SLAPS[v] if v < 4096 else Slap(v)) if can_slap else None
+        if seat == (self.turn if phase == PLAY else self.collector):
+            move = PLAY_ACTION if phase == PLAY else COLLECT_ACTION
+            return [move, slap_action] if slap_action is not None else [move]
+        return [slap_action] if slap_action is not None else []
 
     def is_legal(self, seat: int, action: Action) -> bool:
         """Accepts the listed actions and also a slap at an older pile version (judged when it
@@ -699,8 +698,12 @@ class RatscrewState(State):
     # --- applying ---------------------------------------------------------------------------------
 
     def _event(self, event: tuple[Any, ...]) -> None:
-        self.pub_events = (event, self.pub_events)
+        """Add a public event (kept in its JSON form, numbered from 1)."""
         self.n_events += 1
+        self.pub_events = (
+            *self.pub_events[1 - EVENTS_SHOWN :],
+            self._event_json(self.n_events, event),
+        )
 
     def _apply(self, seat: int, action: Action) -> None:
         if type(action) is Slap:
@@ -717,8 +720,11 @@ class RatscrewState(State):
         pile.append(card)
         self.version += 1
         self.played += 1
-        self.pub_events = (("play", seat, card), self.pub_events)
         self.n_events += 1
+        self.pub_events = (
+            *self.pub_events[1 - EVENTS_SHOWN :],
+            {"n": self.n_events, "event": "play", "seat": seat, "card": _TEXT[card]},
+        )
         if not st:
             self.n_holders -= 1
         chances = _CHANCES[card]
@@ -972,17 +978,9 @@ class RatscrewState(State):
                 out["burned"] = event[3]
         return out
 
-    def recent_events(self, limit: int = EVENTS_SHOWN) -> list[dict[str, JSON]]:
-        """The latest public events, oldest first, each numbered from 1."""
-        out: list[dict[str, JSON]] = []
-        node = self.pub_events
-        index = self.n_events
-        while node is not None and len(out) < limit:
-            out.append(self._event_json(index, node[0]))
-            index -= 1
-            node = node[1]
-        out.reverse()
-        return out
+    def recent_events(self) -> list[dict[str, JSON]]:
+        """The latest public events (at most ``EVENTS_SHOWN``), oldest first, numbered from 1."""
+        return [e.copy() for e in self.pub_events]
 
     def spectator_view(self) -> dict[str, JSON]:
         g = self.game
@@ -1063,11 +1061,7 @@ class RatscrewState(State):
         while node is not None and len(slappable_versions) < 64:
             slappable_versions.append(node[0])
             node = node[1]
-        events: list[Any] = []
-        node = self.pub_events
-        while node is not None and len(events) < EVENTS_SHOWN:
-            events.append(node[0])
-            node = node[1]
+        events = list(self.pub_events)
         return {
             "stacks": [st[:] for st in self.stacks],
             "pile": self.pile[:],
