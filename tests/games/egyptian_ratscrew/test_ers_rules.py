@@ -621,3 +621,34 @@ def test_random_games_with_newcomers_and_other_tables_keep_the_invariants(
         out = state.outcome()
         assert out is not None and out.winners
         assert sum(out.points) == len(deck) or out.capped or out.details["cycle"]
+
+
+def test_refusals_name_the_reason() -> None:
+    state = table(game(3), "2C 3C", "4C", "5C 6C", rest=(0, 2))
+    play(state, 0, 1)  # seat 1 has no cards: it may still slap in
+    with pytest.raises(IllegalAction, match="no pile version 9"):
+        state.apply(1, "slap@9")
+    slap_now(state, 2)
+    with pytest.raises(IllegalAction, match="already slapped pile version 2"):
+        state.apply(2, "slap@1")
+    with pytest.raises(IllegalAction, match="no won pile to collect"):
+        state.apply(2, "collect")
+    before = state.snapshot()
+    with pytest.raises(IllegalAction, match="there is no seat 7"):
+        state.apply(7, "play")
+    assert state.snapshot() == before
+
+
+def test_observations_show_only_what_everybody_saw() -> None:
+    state = table(game(2), "9H 2C", "9C 3C", rest=(0, 1))
+    play(state, 0, 1)
+    slap_now(state, 1)
+    view = state.observation(0)
+    spectator = state.spectator_view()
+    assert {k: v for k, v in view.items() if k not in ("seat", "may_slap", "last_slap")} == (
+        spectator
+    )
+    mine = view["stacks"][0]["known"]
+    assert all(card is None for card in mine)  # nobody has seen seat 1's dealt cards
+    theirs = view["stacks"][1]["known"]
+    assert theirs[-2:] == ["9H", "9C"] and theirs.count(None) == len(theirs) - 2

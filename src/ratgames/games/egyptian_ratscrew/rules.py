@@ -618,7 +618,7 @@ class RatscrewState(State):
             v = action.version
             if self.status[seat] == OUT:
                 return f"{name} is out of the game and may not slap"
-            if not self.stacks[seat]:
+            if not self.may_slap(seat):
                 if self.status[seat] == WAITING:
                     return (
                         f"{name} may join only while fewer than {self._PLAYER_CAP} players "
