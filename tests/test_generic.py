@@ -25,9 +25,13 @@ def _configs() -> list[Any]:
     for gid in ratgames.game_ids():
         cls = game_class(gid)
         counts = sorted({cls.min_players, cls.default_players, cls.max_players})
+        # Every player count with the default options; each further variant at the smallest
+        # table (the variants change the rules, not how the seats are handled).
         for players in counts:
-            for i, opts in enumerate(cls.variants):
-                out.append(pytest.param(gid, players, dict(opts), id=f"{gid}-{players}p-v{i}"))
+            out.append(pytest.param(gid, players, dict(cls.variants[0]), id=f"{gid}-{players}p"))
+        for i, opts in enumerate(cls.variants[1:], start=1):
+            players = cls.min_players
+            out.append(pytest.param(gid, players, dict(opts), id=f"{gid}-{players}p-v{i}"))
     return out
 
 
@@ -74,7 +78,7 @@ def _check_illegal(state: State, game: Game, seat: int, action: Any) -> None:
     assert _snap(state) == before, f"a refused {action!r} by seat {seat} changed the state"
 
 
-def play_random_game(game: Game, seed: int, *, hidden_every: int = 7) -> tuple[State, int]:
+def play_random_game(game: Game, seed: int, *, hidden_every: int = 11) -> tuple[State, int]:
     """Play one random game, checking the invariants along the way."""
     rng = Rng(seed ^ 0x5EED)
     state = game.new_state(seed=seed)
@@ -105,7 +109,7 @@ def play_random_game(game: Game, seed: int, *, hidden_every: int = 7) -> tuple[S
             trial.apply(seat, a)
             assert sorted(trial.cards()) == deck
         # Illegal actions are refused and change nothing.
-        if steps % 3 == 0:
+        if steps % 5 == 0:
             for cand in [pool[rng.randbelow(len(pool))] for _ in range(min(4, len(pool)))]:
                 for s in seats:
                     if not state.is_legal(s, cand):
@@ -138,7 +142,7 @@ def play_random_game(game: Game, seed: int, *, hidden_every: int = 7) -> tuple[S
 
 @pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
 @settings(
-    max_examples=6,
+    max_examples=4,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,
@@ -161,11 +165,11 @@ def test_random_games_keep_every_invariant(
     assert _snap(again) == _snap(state)
 
 
-@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
-def test_samples_really_reshuffle(game_id: str, players: int, options: dict[str, Any]) -> None:
+@pytest.mark.parametrize("game_id", ratgames.game_ids())
+def test_samples_really_reshuffle(game_id: str) -> None:
     """The hidden-information check above could pass by never reshuffling; make sure it does."""
-    game = ratgames.get_game(game_id, players=players, options=options)
-    changed = sum(play_random_game(game, seed, hidden_every=3)[1] for seed in range(3))
+    game = ratgames.get_game(game_id)
+    changed = sum(play_random_game(game, seed, hidden_every=3)[1] for seed in range(2))
     assert changed > 0
 
 
