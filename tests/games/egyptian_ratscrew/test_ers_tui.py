@@ -59,7 +59,7 @@ async def test_space_plays_and_a_valid_slap_takes_the_pile() -> None:
         assert "space" in app.panel.help_line() and "s slap" in app.panel.help_line()
         await pilot.press("space")
         assert app.state.observation(0)["pile"][0] == "9H"
-        for _ in range(40):  # the bot plays 9C at its pace (about 50 ms)
+        for _ in range(200):  # the bot plays 9C at its pace (about 50 ms)
             await pilot.pause(0.02)
             if len(app.state.observation(0)["pile"]) == 2:
                 break
@@ -86,13 +86,13 @@ async def test_challenge_shown_and_a_fast_bot_slap_beats_your_collect() -> None:
     g = game()
     # You play QD; the bot answers 5C and 5H: doubles while you have won the challenge.
     state = table(g, "QD", "5C 5H")
-    bot = make_bot(g, "heuristic:level=perfect,play_ms=1000", seed=2)
+    bot = make_bot(g, "heuristic:level=perfect,play_ms=1500", seed=2)
     app = PlayApp(g, [None, bot], state=state, bot_pause=0.01)
     async with app.run_test() as pilot:
         await pilot.press("space")
         text = panel_text(app)
         assert "Challenge: QD by You; Seat 2 has 2 chances" in text
-        for _ in range(250):
+        for _ in range(400):
             await pilot.pause(0.02)
             if app.state.observation(0)["piles_won"]:
                 break
@@ -108,7 +108,7 @@ async def test_too_late_is_reported() -> None:
     app = PlayApp(g, [None, bot1, quiet_bot(g)], state=state, bot_pause=0.01)
     async with app.run_test() as pilot:
         await pilot.press("space")
-        for _ in range(100):
+        for _ in range(250):
             await pilot.pause(0.02)
             if app.state.observation(0)["piles_won"]:
                 break

@@ -248,13 +248,6 @@ class EgyptianRatscrew(Game):
             "'slap@N' (N = the pile version you saw, as shown in your observation)"
         )
 
-    def action_space(self) -> None:
-        return None
-
-    def rule_name(self, rule: int) -> str:
-        """The option name of a slap rule index (``doubles`` for doubles)."""
-        return RULE_NAMES[rule]
-
     # --- dealing ----------------------------------------------------------------------------------
 
     def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> State:
