@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ratgames.cards import parse_card, standard_deck
+from ratgames.cards import standard_deck
 from ratgames.core.bots import Bot, SeatView, register_bot
 from ratgames.core.game import Action
 from ratgames.core.options import Option
 
-from .combos import DISCARD, SET, SINGLE, RatsAction, run_value, runs_of_suit, set_rank
+from .combos import CARD_INDEX, DISCARD, SET, SINGLE, RatsAction, run_value, runs_of_suit, set_rank
 from .rules import split_hand
 
 
@@ -95,7 +95,7 @@ class HeuristicBot(Bot):
         if len(legal) == 1:
             return legal[0]
         obs = view.observation()
-        hand = [parse_card(t) for t in obs["hand"]]
+        hand = [CARD_INDEX[t] for t in obs["hand"]]
         values = card_values(hand)
         outside = self._outside(obs, hand)
         trick = obs["trick"]
@@ -107,11 +107,12 @@ class HeuristicBot(Bot):
 
     def _outside(self, obs: dict[str, Any], hand: list[int]) -> list[int]:
         """Cards another player could still play this round."""
+        index = CARD_INDEX
         gone = set(hand)
-        gone.update(parse_card(t) for t in obs["played_this_round"])
-        gone.update(parse_card(t) for t in obs["reserve_known"])
+        gone.update([index[t] for t in obs["played_this_round"]])
+        gone.update([index[t] for t in obs["reserve_known"]])
         for won in obs["won_this_round"]:
-            gone.update(parse_card(t) for t in won)
+            gone.update([index[t] for t in won])
         return [c for c in self.deck if c not in gone]
 
     def _cost(self, action: RatsAction, values: dict[int, float]) -> float:
@@ -166,7 +167,7 @@ class HeuristicBot(Bot):
         steps = [a for a in legal if a.kind == DISCARD]
         if not steps:
             return legal[0]
-        pending = [parse_card(t) for t in trick["discarding"]]
+        pending = [CARD_INDEX[t] for t in trick["discarding"]]
         need = trick["count"] - len(pending)
         last = pending[-1] if pending else -1
         eligible = [c for c in hand if c > last]

@@ -62,6 +62,23 @@ class RatsAction(NamedTuple):
         return describe_play(self.kind, self.cards)
 
 
+_TEXT_CACHE: dict[RatsAction, str] = {}
+
+
+def action_text(action: RatsAction) -> str:
+    """``str(action)``, remembered (observations write the same plays many times)."""
+    text = _TEXT_CACHE.get(action)
+    if text is None:
+        if len(_TEXT_CACHE) > 200_000:
+            _TEXT_CACHE.clear()
+        text = _TEXT_CACHE[action] = str(action)
+    return text
+
+
+CARD_INDEX = {card_text(c): c for c in range(54)}
+"""Card notation to card, for the canonical texts observations use."""
+
+
 def _ambiguous(cards: tuple[int, ...]) -> bool:
     """One natural card and both jokers: three of a kind or a run of three."""
     return len(cards) == 3 and cards[1] >= 52

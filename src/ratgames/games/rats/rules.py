@@ -26,6 +26,7 @@ from .combos import (
     SINGLE,
     SINGLES,
     RatsAction,
+    action_text,
     canonical,
     make_action,
     parse_action,
@@ -751,7 +752,7 @@ class RatsState(State):
         return [
             {
                 "seat": seat,
-                "play": str(a),
+                "play": action_text(a),
                 "cards": _texts(a.cards),
                 "discard": a.kind == DISCARD,
             }
@@ -770,8 +771,15 @@ class RatsState(State):
         events: list[dict[str, JSON]] = []
         enode = self.pub_events
         number = self.n_events
+        cache = _EVENT_CACHE
+        if len(cache) > 100_000:
+            cache.clear()
         while enode is not None and len(events) < EVENTS_KEPT:
-            event = _event_json(enode[0])
+            raw = enode[0]
+            made = cache.get(raw)
+            if made is None:
+                made = cache[raw] = _event_json(raw)
+            event = dict(made)
             event["n"] = number
             events.append(event)
             number -= 1
@@ -955,6 +963,9 @@ def _ctext(card: Any) -> str:
         return repr(card)
 
 
+_EVENT_CACHE: dict[tuple[Any, ...], dict[str, JSON]] = {}
+
+
 def _event_json(event: tuple[Any, ...]) -> dict[str, JSON]:
     what = event[0]
     if what == "play":
@@ -963,7 +974,7 @@ def _event_json(event: tuple[Any, ...]) -> dict[str, JSON]:
             "event": "play",
             "round": rnd,
             "seat": seat,
-            "play": str(action),
+            "play": action_text(action),
             "kind": KIND_WORDS[action.kind],
             "beats": beat,
         }
