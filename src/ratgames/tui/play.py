@@ -155,8 +155,9 @@ class PlayApp(App[None]):
             if reaction is None:
                 continue
             self._pending[seat] = reaction.action
+            # Textual timers need a positive interval: a zero delay waits a millisecond.
             self._bot_timers[seat] = self.set_timer(
-                max(0.0, reaction.delay), lambda s=seat: self.bot_arrives(s)
+                max(0.001, reaction.delay), lambda s=seat: self.bot_arrives(s)
             )
 
     def bot_arrives(self, seat: int) -> None:
