@@ -42,6 +42,7 @@ async def test_mark_two_cards_and_play_them_as_a_pair() -> None:
         assert "2♣  7♥  7♠" in text, "the hand is shown sorted"
         assert "Seat 2: hand 3, reserve 0" in text
         assert "enter play" in app.panel.help_line()
+        assert "You lead" in text
         await pilot.press("right", "space", "right", "space")
         assert "Marked: 7H 7S" in _panel_text(app)
         await pilot.press("enter")
@@ -78,7 +79,9 @@ async def test_discard_the_marked_cards_lowest_first() -> None:
         text = _panel_text(app)
         assert "Trick: a pair led by Seat 2" in text
         assert "Seat 2: 9C 9D  <- best" in text
+        assert "Nothing of yours beats it: mark 2 card(s)" in text
         await pilot.press("right", "right", "space", "left", "left", "space", "d")
+        assert "Seat 2 wins the trick (4 cards)" in _log(app)
         await pilot.pause(0.3)
         obs = app.state.observation(0)
         assert obs["round_tricks"][0]["plays"][1]["play"] == "discard 3C 5D"

@@ -19,7 +19,7 @@ from ratgames.core.errors import IllegalAction
 from ratgames.core.game import Action
 from ratgames.tui.base import GamePanel
 
-from .combos import DISCARD1
+from .combos import DISCARD, DISCARD1
 from .render import describe_event, trick_lines
 
 
@@ -108,11 +108,32 @@ class Panel(GamePanel):
         text.append("\n")
         if self.marked:
             text.append("Marked: " + " ".join(self._marked_cards()) + "\n")
+        hint = self._hint()
+        if hint:
+            text.append(hint + "\n", style="cyan")
         text.append(
             f"Your reserve: {len(obs['reserve_known']) + obs['reserve_unknown']} cards\n",
             style="dim",
         )
         return text
+
+    def _hint(self) -> str:
+        """What the player may do now, in a line."""
+        obs = self.obs
+        if obs is None or obs["over"] or self.seat not in self.to_act:
+            return ""
+        trick = obs["trick"]
+        if trick is None:
+            return "You lead: mark a single, a pair, three or four of a kind, or a run; enter"
+        if trick["discarding"]:
+            left = trick["count"] - len(trick["discarding"])
+            return f"Finish your discard: {left} more card(s), higher than the last; d"
+        beats = [a for a in self.legal if getattr(a, "kind", DISCARD) != DISCARD]
+        count = trick["count"]
+        if not beats:
+            return f"Nothing of yours beats it: mark {count} card(s) to discard and press d"
+        shown = ", ".join(str(a) for a in beats[:6]) + (", ..." if len(beats) > 6 else "")
+        return f"Plays that beat: {shown} (or discard {count})"
 
     # --- keys -----------------------------------------------------------------------------------
 
