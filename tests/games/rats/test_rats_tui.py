@@ -50,7 +50,7 @@ async def test_mark_two_cards_and_play_them_as_a_pair() -> None:
         obs = app.state.observation(0)
         assert obs["round_tricks"][0]["plays"][0]["play"] == "7H 7S"
         assert obs["reserve_sizes"][0] == 4, "nothing of seat 2 beats the pair"
-        assert "Seat 2 plays discard" in _log(app)
+        assert "Seat 2 discards" in _log(app)
 
 
 async def test_an_illegal_play_is_refused_with_the_reason() -> None:

@@ -18,8 +18,11 @@ def describe_event(game: Game, event: dict[str, Any], me: int | None = None) -> 
     kind = event["event"]
     if kind == "play":
         who = seat_label(game, event["seat"], me)
-        verb = "beats with" if event["beats"] else "plays"
-        return f"{who} {verb} {event['play']}"
+        play = event["play"]
+        if play.startswith("discard "):
+            return f"{who} discards {play[len('discard ') :]}"
+        verb = "leads" if event["leads"] else "beats with" if event["beats"] else "plays"
+        return f"{who} {verb} {play}"
     if kind == "trick":
         return f"{seat_label(game, event['winner'], me)} wins the trick ({event['cards']} cards)"
     parts = [f"Round {event['round']} ends"]

@@ -592,12 +592,12 @@ class RatsState(State):
             self.known[seat] &= ~m
             self.known_hand[seat] &= ~m
         self.trick_mask |= m
-        beat = False
+        beat = 0
         if not self.trick:
             self.trick_kind = kind
             self.trick_n = len(cards)
             self.best_seat = seat
-            beat = True
+            beat = 2  # a lead
             if kind == SINGLE:
                 c = cards[0]
                 if c >= 52:
@@ -624,7 +624,7 @@ class RatsState(State):
             self.pending = ()
             action = make_action(DISCARD, pending)
         else:
-            beat = True
+            beat = 1
             self.best_seat = seat
             if kind == SINGLE:
                 c = cards[0]
@@ -976,7 +976,8 @@ def _event_json(event: tuple[Any, ...]) -> dict[str, JSON]:
             "seat": seat,
             "play": action_text(action),
             "kind": KIND_WORDS[action.kind],
-            "beats": beat,
+            "leads": beat == 2,
+            "beats": beat == 1,
         }
     if what == "win":
         _, rnd, seat, count = event
