@@ -421,3 +421,35 @@ def test_a_joker_lead_reveals_a_hand_of_jokers() -> None:
     assert obs["known_in_hand"][0] == ["RJ"], "a joker is led alone only from a hand of jokers"
     sample = s.sample_consistent(1, Rng(3))
     assert sample.hands[0] == (53,)
+
+
+@pytest.mark.parametrize(("players", "jokers"), [(4, 2), (5, 1), (3, 2)])
+def test_joker_games_at_larger_tables_keep_the_invariants(players: int, jokers: int) -> None:
+    """The generic suite runs joker variants at two players only; cover bigger tables here."""
+    import json
+
+    game = ratgames.get_game("rats", players=players, options={"jokers": jokers})
+    deck = sorted(game.deck())
+    rng = Rng(players * 10 + jokers)
+    for seed in range(3):
+        s = game.new_state(seed=seed)
+        steps = 0
+        while not s.is_over():
+            assert sorted(s.cards()) == deck
+            if steps % 9 == 0:
+                for seat in range(players):
+                    obs = s.observation(seat)
+                    json.dumps(obs)
+                    other = s.sample_consistent(seat, Rng(rng.next64()))
+                    assert other.observation(seat) == obs
+                    assert other.spectator_view() == s.spectator_view()
+                    r = rng.next64()
+                    a = s.sample_consistent(seat, Rng(r)).snapshot()
+                    assert a == other.sample_consistent(seat, Rng(r)).snapshot()
+            seat = s.seats_to_act()[0]
+            legal = s.legal_actions(seat)
+            assert len(set(legal)) == len(legal)
+            s.apply(seat, legal[rng.randbelow(len(legal))])
+            steps += 1
+        record = json.loads(json.dumps(s.record()))
+        assert ratgames.replay(record).snapshot() == s.snapshot()
