@@ -453,3 +453,9 @@ def test_joker_games_at_larger_tables_keep_the_invariants(players: int, jokers: 
             steps += 1
         record = json.loads(json.dumps(s.record()))
         assert ratgames.replay(record).snapshot() == s.snapshot()
+
+
+def test_a_deal_with_a_foreign_card_is_refused() -> None:
+    game = ratgames.get_game("rats", players=2)
+    with pytest.raises(DealError, match="does not have"):
+        game.new_state(deal={"dealer": 0, "hands": [["2C"], ["BJ"]], "stock": []})

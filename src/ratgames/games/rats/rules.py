@@ -157,6 +157,12 @@ class Rats(Game):
             dealer, hands, stock = self._read_deal(deal, deck)
         return RatsState.start(self, chance, dealer, hands, stock)
 
+    def _deal_card(self, text: Any) -> int:
+        try:
+            return self.parse_card(text)
+        except IllegalAction as exc:
+            raise DealError(f"the deal names a card this game does not have: {exc}") from None
+
     def _read_deal(
         self, deal: Mapping[str, Any], deck: list[int]
     ) -> tuple[int, list[list[int]], list[int]]:
@@ -178,10 +184,10 @@ class Rats(Game):
         for h in raw_hands:
             if not isinstance(h, list):
                 raise DealError("each hand of the deal is a list of cards")
-            hands.append(sorted(self.parse_card(t) for t in h))
+            hands.append(sorted(self._deal_card(t) for t in h))
         if not isinstance(deal["stock"], list):
             raise DealError("the deal's stock is a list of cards")
-        stock = sorted(self.parse_card(t) for t in deal["stock"])
+        stock = sorted(self._deal_card(t) for t in deal["stock"])
         sizes = {len(h) for h in hands}
         if len(sizes) != 1 or 0 in sizes:
             raise DealError("every hand of the deal must hold the same number of cards (1+)")
