@@ -1076,8 +1076,9 @@ of 26 cards could otherwise be discarded from in millions of ways.)
 
 Who beats what:
 
-* a single beats only a higher card **of the suit led** (the suit of the first natural card of
-  the trick); a card of another suit can only be discarded;
+* a single beats the best single so far only if it is **of the suit led** (the suit of the first
+  natural card of the trick) and higher; a card of another suit can only be discarded, even an
+  ace;
 * a pair, three or four of a kind beats one of the same size with a **higher rank**;
 * a run beats a run of the same length with a **higher top card**; with equal top cards the
   higher suit wins;
@@ -1112,7 +1113,11 @@ left with cards, that player wins.
 
 ## Choices made where the rule sheet is silent
 
-* Discarding is always allowed, even a card that would beat.
+* Discarding is always allowed, even a card that would beat (the one exception is the natural
+  card after a joker lead, described under `jokers`).
+* Discards are laid one card at a time, lowest first, as described under Following.
+* A trick is complete when every player still in has played to it; play goes to the next seat
+  still in.
 * A run holds at most 13 cards (A to K).
 * Results: points are the cards each player holds at the end.  Places rank the players still in
   by cards held, then the players who went out, the later the better.
