@@ -357,6 +357,11 @@ def runs_of_suit(
 ) -> tuple[tuple[int, RatsAction], ...]:
     """The runs (as ``(value, action)``) made of the cards of ``suit`` whose sequence ranks are
     in the bit mask ``ranks`` (ace = bit 0 ... king = bit 12), with any of ``jokers``."""
+    if not jokers:
+        # Without jokers only cards inside three or more in a row can be in a run: keying on
+        # those alone keeps the table small (a hand's stray cards do not make new entries).
+        starts = ranks & (ranks >> 1) & (ranks >> 2)
+        ranks &= starts | (starts << 1) | (starts << 2)
     key = (suit, ranks, jokers)
     got = _RUN_TABLE.get(key)
     if got is None:
