@@ -87,14 +87,28 @@ def play_random_game(game: Game, seed: int, *, hidden_every: int = 11) -> tuple[
     pool: list[Any] = []
     steps = 0
     changed = 0
+    stage = 0
     while not state.is_over():
         assert sorted(state.cards()) == deck, "cards were not conserved"
         to_act = state.seats_to_act()
         assert to_act, "the game is not over but nobody may act"
         assert state.outcome() is None
         for s in seats:
-            json.dumps(state.observation(s))
+            obs = state.observation(s)
+            json.dumps(obs)
+            if steps % 7 == 0:
+                quick = state.observation(s, events=False)
+                assert quick.get("events", []) == []
+                assert {k: v for k, v in quick.items() if k != "events"} == {
+                    k: v for k, v in obs.items() if k != "events"
+                }, "events=False changed more than the events"
         json.dumps(state.spectator_view())
+        assert state.stage() >= stage, "the stage went back"
+        stage = state.stage()
+        estimate = state.win_estimate()
+        if estimate is not None:
+            assert len(estimate) == game.players and abs(sum(estimate) - 1) < 1e-9
+            assert all(0 <= e <= 1 for e in estimate)
         if steps % hidden_every == 0:
             changed += _check_hidden(state, rng, seats)
         seat = to_act[rng.randbelow(len(to_act))]

@@ -52,7 +52,7 @@ def app() -> None:
 console = Console()
 err = Console(stderr=True)
 
-MULTI_VALUE_OPTIONS = ("--bots", "--option", "-o")
+MULTI_VALUE_OPTIONS = ("--bots", "-b", "--option", "-o")
 
 
 class UserError(Exception):

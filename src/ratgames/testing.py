@@ -137,7 +137,7 @@ class HighCardState(State):
             details={"length": self.turns_done},
         )
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: int, events: bool = True) -> dict[str, Any]:
         return {"hand": sorted(self.hands[seat]), **self.spectator_view()}
 
     def spectator_view(self) -> dict[str, Any]:

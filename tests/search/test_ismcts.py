@@ -60,7 +60,9 @@ def test_never_reads_hidden_cards(game_id: str) -> None:
     cards would choose differently in some of them (checked with a peeking view)."""
     if game_id not in ratgames.game_ids():
         pytest.skip(f"{game_id} is not registered")
-    game = ratgames.get_game(game_id, players=2, options=SHORT_GAMES[game_id])
+    # Rats at two players hides nothing in the first round (each hand is the other's complement).
+    players = 3 if game_id == "rats" else 2
+    game = ratgames.get_game(game_id, players=players, options=SHORT_GAMES[game_id])
     peeking_differs = 0
     for seed in range(10):
         state = game.new_state(seed=seed)
@@ -85,3 +87,39 @@ def test_never_reads_hidden_cards(game_id: str) -> None:
         ]
         peeking_differs += peeks[0] != peeks[1]
     assert peeking_differs > 0, "this test could not tell a peeking search from an honest one"
+
+
+@pytest.mark.parametrize(("horizon", "beyond"), [("round", False), ("game", True)])
+def test_round_horizon_stops_each_iteration_at_the_round_end(
+    monkeypatch: pytest.MonkeyPatch, horizon: str, beyond: bool
+) -> None:
+    """With ``horizon=round`` no iteration plays past the end of the round in play."""
+    from ratgames.games.rats.rules import RatsState
+
+    rounds_ended: list[int] = []
+    real_end_round = RatsState._end_round
+
+    def spy(self: RatsState) -> None:
+        rounds_ended.append(self.round)
+        real_end_round(self)
+
+    game = ratgames.get_game("rats", players=3)
+    state = game.new_state(seed=2)
+    monkeypatch.setattr(RatsState, "_end_round", spy)
+    bot = make_bot(game, f"ismcts:iterations=40,horizon={horizon}", seed=1)
+    bot.act(SeatView(state, state.seats_to_act()[0]))
+    assert rounds_ended and min(rounds_ended) == 1
+    assert (max(rounds_ended) > 1) == beyond
+
+
+def test_a_cut_iteration_is_scored_by_the_games_estimate() -> None:
+    from ratgames.search.ismcts import win_shares
+
+    game = ratgames.get_game("caged-rats")
+    state = game.new_state(seed=1)
+    estimate = state.win_estimate()
+    assert estimate is not None and estimate == pytest.approx([0.5, 0.5])
+    assert win_shares(state, 2) == estimate
+    state.scores = (40, 0)  # type: ignore[attr-defined]
+    ahead = win_shares(state, 2)
+    assert ahead[0] > 0.8 and ahead[0] + ahead[1] == pytest.approx(1.0)

@@ -33,23 +33,26 @@ class SeatView:
     The true state stays private; a bot must not reach for it.
     """
 
-    __slots__ = ("__state", "_obs", "now", "seat")
+    __slots__ = ("__state", "_obs", "_obs_events", "now", "seat")
 
     def __init__(self, state: State, seat: int, now: float = 0.0) -> None:
         self.__state = state
         self.seat = seat
         self.now = now
         self._obs: dict[str, Any] | None = None
+        self._obs_events = False
 
     @property
     def game(self) -> Game:
         """The game being played (its rules and options are public)."""
         return self.__state.game
 
-    def observation(self) -> dict[str, Any]:
-        """The seat's observation (built once per view)."""
-        if self._obs is None:
-            self._obs = self.__state.observation(self.seat)
+    def observation(self, events: bool = True) -> dict[str, Any]:
+        """The seat's observation (built once per view); ``events=False`` leaves the list of
+        recent events empty, which is quicker (for bots that do not read it)."""
+        if self._obs is None or (events and not self._obs_events):
+            self._obs = self.__state.observation(self.seat, events)
+            self._obs_events = events
         return self._obs
 
     def legal_actions(self) -> list[Action]:

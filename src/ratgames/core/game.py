@@ -18,6 +18,7 @@ Conventions every game follows:
 
 from __future__ import annotations
 
+import math
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, MutableSequence, Sequence
@@ -133,6 +134,22 @@ class Outcome:
         sign = 1 if lower_is_better else -1
         keyed = [sign * v for v in values]
         return tuple(1 + sum(1 for other in keyed if other < mine) for mine in keyed)
+
+
+def logistic_shares(
+    values: Sequence[float], scale: float, alive: Sequence[bool] | None = None
+) -> list[float]:
+    """Win shares from score-like ``values`` (higher is better): a softmax with temperature
+    ``scale`` over the seats still ``alive`` (the others get 0).  For :meth:`State.win_estimate`."""
+    live = [i for i in range(len(values)) if alive is None or alive[i]]
+    if not live:
+        return [1.0 / len(values)] * len(values)
+    top = max(values[i] for i in live)
+    weights = [0.0] * len(values)
+    for i in live:
+        weights[i] = math.exp((values[i] - top) / scale)
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 class Game(ABC):
@@ -312,8 +329,13 @@ class State(ABC):
         """How the game ended, or None while it goes on."""
 
     @abstractmethod
-    def observation(self, seat: int) -> dict[str, JSON]:
-        """Exactly what ``seat`` may know now, including what it saw earlier (JSON-serializable)."""
+    def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
+        """Exactly what ``seat`` may know now, including what it saw earlier (JSON-serializable).
+
+        With ``events=False`` the list of recent events (under the key ``"events"``) is left
+        empty: everything else is the same, for bots that do not read the events and want the
+        observation fast.
+        """
 
     @abstractmethod
     def spectator_view(self) -> dict[str, JSON]:
@@ -349,6 +371,20 @@ class State(ABC):
     def seed(self) -> int | None:
         """The seed the game was started with (None for a state built otherwise)."""
         return self._seed
+
+    def stage(self) -> int:
+        """How many scoring units (rounds, deals) have ended so far; always 0 in a game of one.
+
+        Search may stop a playout when the stage moves on and judge the position with
+        :meth:`win_estimate` instead of playing every later round out.
+        """
+        return 0
+
+    def win_estimate(self) -> list[float] | None:
+        """Each seat's estimated share of the win from here, summing to 1, judged from the
+        scores so far (for search, which calls it on its own samples); None if the game has no
+        such estimate (search then plays to the end)."""
+        return None
 
     def why_illegal(self, seat: int, action: Action) -> str:
         """Why ``action`` is refused for ``seat`` (games override this with precise reasons)."""

@@ -12,7 +12,10 @@ Parameters (``ismcts:iterations=2000,c=0.7,rollout=heuristic``):
 * ``seconds``: a time budget per move instead;
 * ``c``: the exploration constant;
 * ``rollout``: ``random`` or ``heuristic`` (the game's heuristic bot plays the rest out);
-* ``depth``: the most actions a rollout plays before it stops and scores the game as even.
+* ``depth``: the most actions a rollout plays before it stops and scores the position;
+* ``horizon``: ``round`` stops each iteration when the round (or deal) in play ends and scores
+  the position with the game's :meth:`~ratgames.core.game.State.win_estimate`; ``game`` plays
+  every iteration to the end of the game.  Games without an estimate always play to the end.
 """
 
 from __future__ import annotations
@@ -40,10 +43,11 @@ class Node:
 
 
 def win_shares(state: State, players: int) -> list[float]:
-    """Each seat's share of the win (1 for a sole winner, 1/k for a shared win, else 0)."""
+    """Each seat's share of the win (1 for a sole winner, 1/k for a shared win, else 0); for a
+    game still going on, the game's estimate (or even shares if it has none)."""
     outcome = state.outcome()
     if outcome is None:
-        return [1.0 / players] * players
+        return state.win_estimate() or [1.0 / players] * players
     share = 1.0 / len(outcome.winners)
     rewards = [0.0] * players
     for w in outcome.winners:
@@ -67,6 +71,12 @@ class IsmctsBot(Bot):
         Option("c", 0.7, "exploration constant", minimum=0.0, maximum=10.0),
         Option("rollout", "random", "how samples are played out", choices=("random", "heuristic")),
         Option("depth", 2000, "most actions in one rollout", minimum=1, maximum=1_000_000),
+        Option(
+            "horizon",
+            "round",
+            "where an iteration stops: the end of the round in play, or of the game",
+            choices=("round", "game"),
+        ),
     )
 
     def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
@@ -77,6 +87,7 @@ class IsmctsBot(Bot):
         self.c: float = values["c"]
         self.rollout: str = values["rollout"]
         self.depth: int = values["depth"]
+        self.horizon: str = values["horizon"]
         self.last_iterations = 0
         self._rollout_bots: list[Bot] | None = None
         if self.rollout == "heuristic":
@@ -120,8 +131,12 @@ class IsmctsBot(Bot):
         path: list[tuple[Node, int]] = []
         node = root
         c = self.c
+        # Where the iteration stops: the end of the stage in play, if the game can judge it.
+        stage = -1
+        if self.horizon == "round" and state.win_estimate() is not None:
+            stage = state.stage()
         # Selection and expansion.
-        while not state.is_over():
+        while not state.is_over() and (stage < 0 or state.stage() == stage):
             seat = state.seats_to_act()[0]
             legal = state.legal_actions(seat)
             children = node.children
@@ -152,19 +167,19 @@ class IsmctsBot(Bot):
             path.append((chosen[0], seat))
             node = chosen[0]
         # Rollout.
-        self._playout(state, rng)
+        self._playout(state, rng, stage)
         rewards = win_shares(state, players)
         for child, seat in path:
             child.visits += 1
             child.reward += rewards[seat]
 
-    def _playout(self, state: State, rng: Rng) -> None:
+    def _playout(self, state: State, rng: Rng, stage: int) -> None:
         bots = self._rollout_bots
         if bots is not None:
             for seat, bot in enumerate(bots):
                 bot.new_game(seat)
         steps = 0
-        while not state.is_over() and steps < self.depth:
+        while not state.is_over() and steps < self.depth and (stage < 0 or state.stage() == stage):
             seat = state.seats_to_act()[0]
             if bots is None:
                 legal = state.legal_actions(seat)

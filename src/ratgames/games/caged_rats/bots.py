@@ -86,7 +86,7 @@ class HeuristicBot(Bot):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        obs = view.observation()
+        obs = view.observation(events=False)
         phase = obs["phase"]
         seat = view.seat
         hand = [CARD_OF[t] for t in obs["hand"]]

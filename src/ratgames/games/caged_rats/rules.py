@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from ratgames import cards as deckmod
 from ratgames.core.errors import IllegalAction, OptionError, RatgamesError
-from ratgames.core.game import JSON, Action, Chance, Game, Outcome, State
+from ratgames.core.game import JSON, Action, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
@@ -723,6 +723,15 @@ class CagedRatsState(State):
 
     # --- ending ---------------------------------------------------------------------------------
 
+    def stage(self) -> int:
+        return self.deals
+
+    def win_estimate(self) -> list[float] | None:
+        # A rubber won counts as a whole target of points; a deal is worth about 20 points.
+        target = self.game.options["target"]
+        wins, scores = self.rubber_wins, self.scores
+        return logistic_shares([wins[s] * target + scores[s] for s in (0, 1)], 25.0)
+
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
@@ -865,7 +874,7 @@ class CagedRatsState(State):
             out["text"] = f"{who} draws {ev[2]} from her stock"
         return out
 
-    def _public(self, viewer: int | None) -> dict[str, JSON]:
+    def _public(self, viewer: int | None, with_events: bool = True) -> dict[str, JSON]:
         cages: list[JSON] = []
         seen: list[JSON] = [[], []]
         for seat in (0, 1):
@@ -920,11 +929,11 @@ class CagedRatsState(State):
             "history": [[h[0], h[1]] for h in self.history],
             "last_deal": last,
             "face_up_seen": {"red": seen[0], "black": seen[1]},
-            "events": [self._event_json(ev, viewer) for ev in events],
+            "events": [self._event_json(ev, viewer) for ev in events] if with_events else [],
         }
 
-    def observation(self, seat: int) -> dict[str, JSON]:
-        obs = self._public(seat)
+    def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
+        obs = self._public(seat, events)
         obs["seat"] = seat
         obs["colour"] = COLOUR_KEYS[seat]
         obs["hand"] = [TEXT[c] for c in self.hands[seat]]

@@ -1022,8 +1022,10 @@ class RatscrewState(State):
         assert out is not None
         return {"winners": list(out.winners), "reason": out.reason}
 
-    def observation(self, seat: int) -> dict[str, JSON]:
+    def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
         view = self.spectator_view()
+        if not events:
+            view["events"] = []
         view["seat"] = seat
         view["may_slap"] = (
             self.phase != OVER and self.last_slap[seat] < self.version and self.may_slap(seat)

@@ -173,7 +173,7 @@ class HeuristicBot(Bot):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        obs = view.observation()
+        obs = view.observation(events=self.memory < 1.0)
         me = view.seat
         known = self._remembered(obs)
         unknown = self._unknown_value(obs, known)

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, NamedTuple
 
 from ratgames.core.errors import DealError, IllegalAction, OptionError, RatgamesError
-from ratgames.core.game import JSON, Chance, Game, Outcome, State
+from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
@@ -632,6 +632,14 @@ class RatState(State):
     def outcome(self) -> Outcome | None:
         return self.outcome_
 
+    def stage(self) -> int:
+        return len(self.results)
+
+    def win_estimate(self) -> list[float] | None:
+        # Lower totals are better; a round's sum is about 10-20 points, so a gap of one good
+        # round is worth most of a win.
+        return logistic_shares([-t for t in self.totals], 12.0, self.active)
+
     def legal_actions(self, seat: int) -> list[Any]:
         if seat != self.turn:
             return []
@@ -1048,7 +1056,7 @@ class RatState(State):
             )
         return out
 
-    def _public(self) -> dict[str, JSON]:
+    def _public(self, events: bool = True) -> dict[str, JSON]:
         g = self.game
         p = g.players
         return {
@@ -1071,7 +1079,7 @@ class RatState(State):
             "discard_top": CARD_TEXT[self.discard[-1]] if self.discard else None,
             "totals": list(self.totals),
             "results": [result_json(r) for r in self.results],
-            "events": self._event_list(60),
+            "events": self._event_list(60) if events else [],
             "over": self.phase == OVER,
             "outcome": self.outcome_.to_json() if self.outcome_ is not None else None,
         }
@@ -1085,8 +1093,8 @@ class RatState(State):
         out.reverse()
         return out
 
-    def observation(self, seat: int) -> dict[str, JSON]:
-        view = self._public()
+    def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
+        view = self._public(events)
         view["seat"] = seat
         view["slots"] = self._rows(seat)
         view["yours"] = view["slots"][seat]

@@ -94,7 +94,7 @@ class HeuristicBot(Bot):
         legal: list[RatsAction] = view.legal_actions()  # type: ignore[assignment]
         if len(legal) == 1:
             return legal[0]
-        obs = view.observation()
+        obs = view.observation(events=False)
         hand = [CARD_INDEX[t] for t in obs["hand"]]
         values = card_values(hand)
         outside = self._outside(obs, hand)

@@ -13,7 +13,7 @@ from typing import Any
 from ratgames.cards import SUITS, card_text, standard_deck
 from ratgames.cards import parse_card as _parse_card
 from ratgames.core.errors import DealError, IllegalAction
-from ratgames.core.game import JSON, Action, Chance, Game, Outcome, State
+from ratgames.core.game import JSON, Action, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
@@ -365,6 +365,16 @@ class RatsState(State):
 
     def is_over(self) -> bool:
         return self.over
+
+    def stage(self) -> int:
+        return self.round - 1
+
+    def win_estimate(self) -> list[float] | None:
+        # The last player with cards wins: the more cards a player has, the likelier.
+        counts = [
+            len(self.hands[p]) + self.reserves[p].bit_count() for p in range(self.game.players)
+        ]
+        return logistic_shares(counts, 5.0, self.alive)
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self.over or seat != self.turn:
@@ -765,7 +775,7 @@ class RatsState(State):
             for seat, a in trick
         ]
 
-    def _public(self) -> dict[str, JSON]:
+    def _public(self, with_events: bool = True) -> dict[str, JSON]:
         n = self.game.players
         tricks: list[dict[str, JSON]] = []
         node = self.round_tricks
@@ -780,7 +790,7 @@ class RatsState(State):
         cache = _EVENT_CACHE
         if len(cache) > 100_000:
             cache.clear()
-        while enode is not None and len(events) < EVENTS_KEPT:
+        while with_events and enode is not None and len(events) < EVENTS_KEPT:
             raw = enode[0]
             made = cache.get(raw)
             if made is None:
@@ -830,8 +840,8 @@ class RatsState(State):
             "over": self.over,
         }
 
-    def observation(self, seat: int) -> dict[str, JSON]:
-        obs = self._public()
+    def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
+        obs = self._public(events)
         obs["seat"] = seat
         obs["hand"] = _texts(self.hands[seat])
         known = self.reserves[seat] & self.known[seat]
