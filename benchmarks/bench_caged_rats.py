@@ -2,9 +2,10 @@
 
     uv run python benchmarks/bench_caged_rats.py [--deals 4000] [--seconds 3]
 
-Times are CPU time of this process (the machine may be shared).
-Speed: a loop of ``legal_actions`` + ``apply`` with a random choice over whole rubbers, with the
-action log on and off.  Strength: ``heuristic`` against ``random`` over single deals (option
+Times are CPU time of this process (``time.process_time``: the machine may be shared, and other
+load then counts less).  Speed: a loop of ``legal_actions`` + ``apply`` with a random choice over
+whole rubbers, in actions per second, with the action log on and off (the loops are the shared
+ones of ``bench_games.py``).  Strength: ``heuristic`` against ``random`` over single deals (option
 ``single_deal``), the heuristic seat alternating between red and black; a deal is won by the
 higher score (a tied deal counts half).  The 95% interval is Wilson's.
 """
@@ -12,46 +13,23 @@ higher score (a tied deal counts half).  The 95% interval is Wilson's.
 from __future__ import annotations
 
 import argparse
-import math
-import time
 
 import ratgames
+from bench_games import actions_per_s, mid_game_states, per_call_us
 from ratgames.core.bots import make_bot
-from ratgames.core.rng import Rng
 from ratgames.core.runner import play_game
+from ratgames.sim import wilson_interval
 
 
 def speed(seconds: float, recording: bool) -> float:
-    game = ratgames.get_game("caged-rats")
-    rng = Rng(1)
-    actions = 0
-    seed = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        seed += 1
-        state = game.new_state(seed=seed)
-        state.set_recording(recording)
-        while not state.is_over():
-            seat = state.seats_to_act()[0]
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randbelow(len(legal))])
-            actions += 1
-    return actions / (time.process_time() - start)
+    """Random self-play over whole rubbers in actions per second of CPU time."""
+    return actions_per_s(ratgames.get_game("caged-rats"), seconds, record=recording)
 
 
 def clone_us() -> float:
-    game = ratgames.get_game("caged-rats")
-    state = game.new_state(seed=5)
-    rng = Rng(2)
-    for _ in range(60):
-        seat = state.seats_to_act()[0]
-        legal = state.legal_actions(seat)
-        state.apply(seat, legal[rng.randbelow(len(legal))])
-    n = 100_000
-    start = time.process_time()
-    for _ in range(n):
-        state.clone()
-    return (time.process_time() - start) / n * 1e6
+    """CPU microseconds per ``clone()`` of states 60-79 random actions into a rubber."""
+    states = mid_game_states(ratgames.get_game("caged-rats"), min_steps=60, spread=20)
+    return per_call_us(lambda s: s.clone(), states, repeat=100_000 // len(states))
 
 
 def strength(deals: int, spec: str = "heuristic") -> None:
@@ -73,13 +51,10 @@ def strength(deals: int, spec: str = "heuristic") -> None:
         points_h += outcome.points[h_seat]
         points_r += outcome.points[1 - h_seat]
     p = score / deals
-    # Wilson score interval (stays inside 0-1 for win rates near 1).
-    z = 1.96
-    centre = (p + z * z / (2 * deals)) / (1 + z * z / deals)
-    half = z * math.sqrt(p * (1 - p) / deals + z * z / (4 * deals * deals)) / (1 + z * z / deals)
+    lo, hi = wilson_interval(score, deals)
     print(
         f"{spec} vs random over {deals} deals: win rate {p:.3f} "
-        f"(95% Wilson CI {centre - half:.3f}-{centre + half:.3f}); "
+        f"(95% Wilson CI {lo:.3f}-{hi:.3f}); "
         f"points per deal {points_h / deals:.1f} "
         f"vs {points_r / deals:.1f}"
     )

@@ -2,11 +2,13 @@
 
 Run:  uv run python benchmarks/bench_egyptian_ratscrew.py [--games 1000] [--seconds 2]
 
-* engine: ``clone()``, ``observation()``, ``legal_actions()`` on mid-game states (microseconds).
+* engine: ``clone()``, ``observation()``, ``legal_actions()``, ``sample_consistent()`` on a
+  mid-game state (microseconds of CPU time).
 * random self-play: a loop of ``seats_to_act`` + ``legal_actions`` + ``apply`` with random
-  choices (a random seat among those who may act, then a random action), actions/s, with and
-  without recording, for 2 and 4 players.
-* real-time simulation (the core runner's simulated clock): games/s of four ``heuristic`` bots.
+  choices (a random seat among those who may act, then a random action), actions per second of
+  this process's CPU time (so other load on the machine counts less), with and without
+  recording, for 2 and 4 players.  The loops are the shared ones of ``bench_games.py``.
+* real-time simulation (the core runner's simulated clock): games per second of CPU time.
 * strength: ``heuristic`` (level normal) against ``random``, 2 players, seats alternating: win
   rate with a 95% Wilson interval.
 * reaction speed: ``heuristic:reaction_ms=X`` (the rest of the normal profile) against a
@@ -22,11 +24,10 @@ import argparse
 import math
 import statistics
 import time
-from collections.abc import Callable, Sequence
-from functools import partial
-from typing import Any
+from collections.abc import Sequence
 
 import ratgames
+from bench_games import actions_per_s, per_call_us
 from ratgames.core.bots import make_bot
 from ratgames.core.rng import Rng
 from ratgames.core.runner import play_game
@@ -34,19 +35,6 @@ from ratgames.games.egyptian_ratscrew.rules import RatscrewState
 from ratgames.sim import wilson_interval
 
 GID = "egyptian-ratscrew"
-
-
-def per_call(fn: Callable[[], Any], seconds: float = 0.3) -> float:
-    """Microseconds per call of ``fn``."""
-    n = 0
-    start = time.perf_counter()
-    while True:
-        for _ in range(50):
-            fn()
-        n += 50
-        elapsed = time.perf_counter() - start
-        if elapsed > seconds:
-            return elapsed / n * 1e6
 
 
 def midgame(players: int, seed: int = 3) -> RatscrewState:
@@ -64,10 +52,11 @@ def engine_costs() -> None:
     print("engine costs (us per call), mid-game")
     for players in (2, 4):
         state = midgame(players)
-        clone = per_call(state.clone)
-        obs = per_call(partial(state.observation, 0))
-        legal = per_call(partial(state.legal_actions, 0))
-        sample = per_call(partial(state.sample_consistent, 0, Rng(1)))
+        clone = per_call_us(lambda s: s.clone(), [state], seconds=0.3)
+        obs = per_call_us(lambda s: s.observation(0), [state], seconds=0.3)
+        legal = per_call_us(lambda s: s.legal_actions(0), [state], seconds=0.3)
+        rng = Rng(1)
+        sample = per_call_us(lambda s, r=rng: s.sample_consistent(0, r), [state], seconds=0.3)
         print(
             f"  {players} players: clone {clone:.2f}  observation {obs:.1f}  "
             f"legal_actions {legal:.2f}  sample_consistent {sample:.1f}"
@@ -75,33 +64,19 @@ def engine_costs() -> None:
 
 
 def random_selfplay(players: int, seconds: float, record: bool) -> float:
-    game = ratgames.get_game(GID, players=players)
-    rng = Rng(11)
-    actions = 0
-    seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_state(seed=seed)
-        state.set_recording(record)
-        seed += 1
-        while not state.is_over():
-            to_act = state.seats_to_act()
-            seat = to_act[rng.randbelow(len(to_act))]
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randbelow(len(legal))])
-            actions += 1
-    return actions / (time.perf_counter() - start)
+    """Random self-play in actions per second of CPU time."""
+    return actions_per_s(ratgames.get_game(GID, players=players), seconds, record=record)
 
 
 def duel(
     players: int, first: str, other: str, games: int, seed: int = 0
 ) -> tuple[float, list[float], float]:
     """``first`` in one seat (rotating) against ``other`` in the rest: win rate of ``first``,
-    lengths in cards played, games per second."""
+    lengths in cards played, games per second of CPU time."""
     game = ratgames.get_game(GID, players=players)
     wins = 0.0
     lengths: list[float] = []
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(games):
         hero = i % players
         bots = [
@@ -114,7 +89,7 @@ def duel(
         if hero in out.winners:
             wins += 1.0 / len(out.winners)
         lengths.append(float(out.details["length"]))
-    return wins / games, lengths, games / (time.perf_counter() - start)
+    return wins / games, lengths, games / (time.process_time() - start)
 
 
 def length_stats(lengths: Sequence[float]) -> str:

@@ -2,12 +2,14 @@
 
 Run:  uv run python benchmarks/bench_rat_a_tat_cat.py [--rounds 2000] [--seconds 2]
 
-* speed: random self-play (``legal_actions`` + ``apply`` with a random choice) in actions/s, with
-  and without recording, for the default game (elimination) and for long rounds (nobody knocks);
-  ``clone()`` in microseconds on mid-game states.
+* speed: random self-play (``legal_actions`` + ``apply`` with a random choice) in actions per
+  second of this process's CPU time (so other load on the machine counts less), with and without
+  recording, for the default game (elimination) and for long rounds (nobody knocks: a random
+  pick of the knock is replaced by the next legal action); ``clone()`` in microseconds of CPU
+  time on mid-game states.  The loops are the shared ones of ``bench_games.py``.
 * strength: ``heuristic`` against ``random`` over N two-player rounds (``mode=round``), seats
-  alternating: the heuristic's win rate with a 95% confidence interval (a shared win counts
-  half) and the mean margin in points (random's sum minus the heuristic's).
+  alternating: the heuristic's win rate with a 95% Wilson confidence interval (a shared win
+  counts half) and the mean margin in points (random's sum minus the heuristic's).
 * knock table: heuristic self-play (2 players) for several ``knock`` thresholds: mean round score
   and how often the knocker had the lowest sum.
 """
@@ -17,57 +19,35 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from collections.abc import Sequence
 
 import ratgames
+from bench_games import actions_per_s, mid_game_states, per_call_us
 from ratgames.core.bots import make_bot
-from ratgames.core.game import State
+from ratgames.core.game import Action, State
 from ratgames.core.rng import Rng
 from ratgames.core.runner import play_game
 from ratgames.games.rat_a_tat_cat.rules import KNOCK
+from ratgames.sim import wilson_interval
+
+
+def no_knock(state: State, seat: int, legal: Sequence[Action], rng: Rng) -> Action:
+    """A random legal action, but never the knock (the next action is taken instead)."""
+    action = legal[rng.randbelow(len(legal))]
+    return legal[1] if action is KNOCK else action
 
 
 def self_play(players: int, seconds: float, *, record: bool, knock: bool) -> float:
+    """Random self-play in actions per second of CPU time."""
     options = {} if knock else {"mode": "round", "turn_cap": 400}
     game = ratgames.get_game("rat-a-tat-cat", players=players, options=options)
-    rng = Rng(1)
-    actions = 0
-    seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        state = game.new_state(seed=seed)
-        state.set_recording(record)
-        seed += 1
-        while not state.is_over():
-            seat = state.seats_to_act()[0]
-            legal = state.legal_actions(seat)
-            action = legal[rng.randbelow(len(legal))]
-            if not knock and action is KNOCK:
-                action = legal[1]
-            state.apply(seat, action)
-            actions += 1
-    return actions / (time.perf_counter() - start)
+    return actions_per_s(game, seconds, record=record, policy=None if knock else no_knock)
 
 
 def clone_us(players: int) -> float:
     game = ratgames.get_game("rat-a-tat-cat", players=players)
-    states: list[State] = []
-    rng = Rng(2)
-    for seed in range(40):
-        state = game.new_state(seed=seed)
-        for _ in range(5 + rng.randbelow(20)):
-            if state.is_over():
-                break
-            seat = state.seats_to_act()[0]
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randbelow(len(legal))])
-        states.append(state)
-    n = 0
-    start = time.perf_counter()
-    for _ in range(500):
-        for state in states:
-            state.clone()
-            n += 1
-    return (time.perf_counter() - start) / n * 1e6
+    states = mid_game_states(game, spread=20)
+    return per_call_us(lambda s: s.clone(), states, repeat=500)
 
 
 def strength(rounds: int, spec: str = "heuristic") -> tuple[float, float, float, float]:
@@ -85,9 +65,8 @@ def strength(rounds: int, spec: str = "heuristic") -> tuple[float, float, float,
         if me in outcome.winners:
             score += 1.0 / len(outcome.winners)
         margins += outcome.points[1 - me] - outcome.points[me]
-    p = score / rounds
-    half = 1.96 * math.sqrt(p * (1 - p) / rounds)
-    return p, p - half, p + half, margins / rounds
+    lo, hi = wilson_interval(score, rounds)
+    return score / rounds, lo, hi, margins / rounds
 
 
 def knock_table(rounds: int, thresholds: list[float]) -> list[tuple[float, float, float, float]]:
@@ -129,7 +108,7 @@ def main() -> None:
         p, lo, hi, margin = strength(args.rounds, spec)
         print(
             f"{spec} vs random, {args.rounds} two-player rounds: win rate {p:.3f} "
-            f"(95% CI {lo:.3f}-{hi:.3f}), mean margin {margin:+.2f} points"
+            f"(95% Wilson CI {lo:.3f}-{hi:.3f}), mean margin {margin:+.2f} points"
         )
     print(f"({time.perf_counter() - start:.1f} s)")
     print("knock  mean-round-score  knocks/round  knocker-won")

@@ -7,40 +7,29 @@ Run:  uv run python benchmarks/bench_rats.py [--games 2000] [--seconds 2] [--ski
   the number of plays listed; the same on 26-card hands (2 players, 2 jokers).
 * ISMCTS costs on mid-game states: ``clone()``, ``sample_consistent()``, ``observation()``.
 * random self-play: ``legal_actions`` + ``apply`` with a random choice, actions per second of
-  this process's CPU time (so other load on the machine does not count), with and without
+  this process's CPU time (so other load on the machine counts less), with and without
   recording, for 2-5 players.
 * strength: ``heuristic`` in one seat against ``random`` in the others, the seat rotating, over N
   games for 2, 3 and 4 players: win rate (a shared win counts as a fraction) with its 95%
   Wilson confidence interval, beside the chance rate 1/players.
+
+Every time is CPU time of this process; the timing and self-play loops are the shared ones of
+``bench_games.py``.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-import time
-from collections.abc import Callable
 from typing import Any
 
 import ratgames
+from bench_games import actions_per_s, mid_game_states, per_call_us
 from ratgames.cards import parse_card, standard_deck
 from ratgames.core.bots import make_bot
 from ratgames.core.rng import Rng
 from ratgames.core.runner import play_game
 from ratgames.games.rats.rules import Rats, RatsState
-
-
-def per_call(fn: Callable[[], Any], seconds: float = 0.3) -> float:
-    """Microseconds (of this process's CPU time) per call of ``fn``."""
-    n = 0
-    start = time.process_time()
-    while True:
-        for _ in range(50):
-            fn()
-        n += 50
-        elapsed = time.process_time() - start
-        if elapsed > seconds:
-            return elapsed / n * 1e6
+from ratgames.sim import wilson_interval
 
 
 def scripted(players: int, jokers: int, hands: list[list[str]], lead: str) -> RatsState:
@@ -67,7 +56,7 @@ def move_generation() -> None:
         text = [[game.card_text(c) for c in h] for h in [mine, *others]]
         lead_state = scripted(players, jokers, text, "")
         leads = lead_state.legal_actions(0)
-        t_lead = per_call(lambda s=lead_state: s.legal_actions(0))
+        t_lead = per_call_us(lambda s: s.legal_actions(0), [lead_state], seconds=0.3)
         print(f"  {size}-card hand, {jokers} jokers: {len(leads)} leads in {t_lead:.1f} us")
         for kind in ("single", "pair", "run of 3"):
             chosen = [a for a in leads if _kind_of(a) == kind]
@@ -75,7 +64,7 @@ def move_generation() -> None:
                 continue
             state = scripted(players, jokers, text, str(chosen[0]))
             follows = state.legal_actions(1)
-            t = per_call(lambda s=state: s.legal_actions(1))
+            t = per_call_us(lambda s: s.legal_actions(1), [state], seconds=0.3)
             print(f"    follow to a {kind} ({chosen[0]}): {len(follows)} plays in {t:.1f} us")
 
 
@@ -88,36 +77,17 @@ def _kind_of(action: Any) -> str:
     return f"run of {n}"
 
 
-def mid_game_states(players: int, jokers: int, count: int = 40) -> list[RatsState]:
-    game = ratgames.get_game("rats", players=players, options={"jokers": jokers})
-    rng = Rng(2)
-    out = []
-    for seed in range(count):
-        state = game.new_state(seed=seed)
-        for _ in range(5 + rng.randbelow(60)):
-            if state.is_over():
-                break
-            seat = state.seats_to_act()[0]
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randbelow(len(legal))])
-        if not state.is_over():
-            assert isinstance(state, RatsState)
-            out.append(state)
-    return out
-
-
 def search_costs() -> None:
     print("search costs on mid-game states (us per call)")
     for players, jokers in ((4, 0), (2, 2), (5, 2)):
-        states = mid_game_states(players, jokers)
-        counter = iter(range(1 << 30))
-
-        def pick(states: list[RatsState] = states, it: Any = counter) -> RatsState:
-            return states[next(it) % len(states)]
-
-        clone = per_call(lambda: pick().clone())
-        sample = per_call(lambda c=counter: pick().sample_consistent(1, Rng(next(c))))
-        obs = per_call(lambda: pick().observation(0))
+        game = ratgames.get_game("rats", players=players, options={"jokers": jokers})
+        states = mid_game_states(game, spread=60)
+        seeds = iter(range(1 << 30))
+        clone = per_call_us(lambda s: s.clone(), states, seconds=0.3)
+        sample = per_call_us(
+            lambda s, it=seeds: s.sample_consistent(1, Rng(next(it))), states, seconds=0.3
+        )
+        obs = per_call_us(lambda s: s.observation(0), states, seconds=0.3)
         print(
             f"  {players}p {jokers} jokers: clone {clone:.2f}  sample_consistent {sample:.1f}  "
             f"observation {obs:.1f}"
@@ -125,21 +95,9 @@ def search_costs() -> None:
 
 
 def self_play(players: int, seconds: float, *, record: bool) -> float:
+    """Random self-play in actions per second of CPU time."""
     game = ratgames.get_game("rats", players=players)
-    rng = Rng(1)
-    actions = 0
-    seed = 0
-    start = time.process_time()
-    while time.process_time() - start < seconds:
-        state = game.new_state(seed=seed)
-        state.set_recording(record)
-        seed += 1
-        while not state.is_over():
-            seat = state.seats_to_act()[0]
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randbelow(len(legal))])
-            actions += 1
-    return actions / (time.process_time() - start)
+    return actions_per_s(game, seconds, record=record)
 
 
 def strength(players: int, games: int, spec: str) -> tuple[float, float, float, float]:
@@ -157,16 +115,8 @@ def strength(players: int, games: int, spec: str) -> tuple[float, float, float, 
         if seat in outcome.winners:
             wins += 1 / len(outcome.winners)
         capped += outcome.capped
-    lo, hi = wilson(wins, games)
+    lo, hi = wilson_interval(wins, games)
     return wins / games, lo, hi, capped / games
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate (sound near 0 and 1, unlike p +/- 1.96 se)."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main() -> None:
