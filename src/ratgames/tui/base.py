@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.widget import Widget
+
+from ratgames.cards import parse_card, pretty
 
 if TYPE_CHECKING:
     from ratgames.core.game import Action, Game
@@ -47,6 +51,76 @@ class GamePanel(Widget, can_focus=True):
     def help_line(self) -> str:
         """One line naming the keys."""
         return ""
+
+
+class HandPanel(GamePanel):
+    """A panel for a game where you hold a hand of cards: a cursor moves along it, cards get marked.
+
+    ``left``/``right`` move the cursor, wrapping around the hand; :meth:`action_mark` marks or
+    unmarks the card under it (subclasses bind it, usually to ``space``, with their own label).
+    :meth:`show` keeps the observation, the legal actions and the seats to act; it drops marks on
+    cards that left the hand and keeps the cursor in the hand.  A subclass that reports events
+    does so in its own ``show`` and then calls this one.  :meth:`append_hand` draws the hand with
+    the cursor in reverse video and marked cards bracketed in green.  The observation must give
+    the hand as ``observation["hand"]``, a list of card texts.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "Left", show=False),
+        Binding("right", "move(1)", "Right", show=False),
+    ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.obs: dict[str, Any] | None = None
+        self.legal: list[Action] = []
+        self.to_act: list[int] = []
+        self.cursor = 0
+        self.marked: set[str] = set()
+
+    def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
+        self.obs = observation
+        self.legal = legal
+        self.to_act = to_act
+        hand = observation["hand"]
+        self.marked &= set(hand)
+        self.cursor = max(0, min(self.cursor, len(hand) - 1))
+        self.refresh(layout=True)
+
+    def current_card(self) -> str | None:
+        """The card under the cursor, or None with no hand."""
+        if not self.obs or not self.obs["hand"]:
+            return None
+        return str(self.obs["hand"][self.cursor])
+
+    def append_hand(self, text: Text) -> None:
+        """Add the line ``Your hand: ...`` with the cursor and the marks."""
+        assert self.obs is not None
+        text.append("Your hand: ")
+        for i, card in enumerate(self.obs["hand"]):
+            shown = pretty(parse_card(card))
+            marked = card in self.marked
+            label = f"[{shown}]" if marked else f" {shown} "
+            style = "reverse" if i == self.cursor else ""
+            if marked:
+                style += " bold green"
+            text.append(label, style=style.strip() or None)
+        if not self.obs["hand"]:
+            text.append("(empty)")
+        text.append("\n")
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor ``step`` cards along the hand."""
+        if self.obs and self.obs["hand"]:
+            self.cursor = (self.cursor + step) % len(self.obs["hand"])
+            self.refresh()
+
+    def action_mark(self) -> None:
+        """Mark the card under the cursor, or unmark it."""
+        card = self.current_card()
+        if card is not None:
+            self.marked.symmetric_difference_update({card})
+            self.refresh()
 
 
 def game_module(game: Game, name: str) -> ModuleType:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ratgames
-from ratgames.core.bots import make_bot
 from ratgames.games.caged_rats.render import render
 from ratgames.games.caged_rats.rules import BLACK_CARDS, RED_CARDS, TEXT, CagedRatsState
-from ratgames.tui.play import PlayApp
+
+if TYPE_CHECKING:
+    from tests.conftest import OpenTable
 
 RED_HAND = ["2H", "3D", "4H", "AD", "KD", "AH", "QH", "5D"]
 BLACK_HAND = ["2C", "3S", "4C", "AS", "KS", "AC", "QS", "5C"]
@@ -26,71 +27,66 @@ def make_deal(dealer: str) -> dict[str, Any]:
     }
 
 
-def _app(seed: int = 3) -> tuple[PlayApp, CagedRatsState]:
+def _state(seed: int = 3) -> CagedRatsState:
     game = ratgames.get_game("caged-rats", options={"single_deal": True})
     state = game.new_state(seed=seed, deal=make_deal("black"))
     assert isinstance(state, CagedRatsState)
-    app = PlayApp(game, [None, make_bot(game, "random", seed=1)], state=state, bot_pause=0.01)
-    return app, state
+    return state
 
 
-def _panel_text(app: PlayApp) -> str:
-    return str(app.panel.render().plain)  # type: ignore[attr-defined]
-
-
-async def test_cage_offer_and_bid_with_keys() -> None:
-    app, state = _app()
-    async with app.run_test() as pilot:
-        text = _panel_text(app)
+async def test_cage_offer_and_bid_with_keys(play_table: OpenTable) -> None:
+    state = _state()
+    async with play_table(state) as ui:
+        text = ui.panel_text()
         assert "Your turn: mark two rats" in text
         assert "Red (you): hand 8, stock 18" in text
         # The hand is sorted: 2H 3D 4H 5D QH KD AD AH.  Mark 2H, move to 3D, enter cages both.
-        await pilot.press("space", "right", "enter")
+        await ui.pilot.press("space", "right", "enter")
         assert [TEXT[c] for c in state.rats[0]] == ["2H", "3D"]
-        await pilot.pause(0.2)
+        await ui.pilot.pause(0.2)
         assert state.rats[1], "the bot cages next"
-        assert "rat 1: 2♥ 0/2 hearts hungry" in _panel_text(app)
+        assert "rat 1: 2♥ 0/2 hearts hungry" in ui.panel_text()
         # Offer the card under the cursor (2H was removed; the cursor stays in the hand).
-        await pilot.press("left", "left", "enter")
+        await ui.pilot.press("left", "left", "enter")
         offered = state.offer
         assert offered >= 0 and state.observation(0)["phase"] == "bid"
-        assert "Capture on offer" in _panel_text(app)
-        await pilot.press("enter")
+        assert "Capture on offer" in ui.panel_text()
+        await ui.pilot.press("enter")
         events = [e["text"] for e in state.observation(0)["events"]]
         assert any(t.startswith("Red bids") for t in events)
-        await pilot.pause(0.3)
+        await ui.pilot.pause(0.3)
         assert state.lead_no >= 1
 
 
-async def test_refused_action_is_reported_and_changes_nothing() -> None:
-    app, state = _app()
-    async with app.run_test() as pilot:
-        await pilot.press("enter")  # cage with one card only: the panel asks for two
+async def test_refused_action_is_reported_and_changes_nothing(play_table: OpenTable) -> None:
+    state = _state()
+    async with play_table(state) as ui:
+        await ui.pilot.press("enter")  # cage with one card only: the panel asks for two
         assert state.rats == ((), ())
-        await pilot.press("x")  # throwing is not allowed while caging
+        await ui.pilot.press("x")  # throwing is not allowed while caging
         assert state.rats == ((), ())
         assert state.hands[0] and len(state.hands[0]) == 8
 
 
-async def test_respond_throw_and_feed_keys_play_a_whole_deal() -> None:
-    app, state = _app(seed=5)
-    async with app.run_test() as pilot:
-        await pilot.press("space", "right", "enter")
+async def test_respond_throw_and_feed_keys_play_a_whole_deal(play_table: OpenTable) -> None:
+    state = _state(seed=5)
+    async with play_table(state) as ui:
+        await ui.pilot.press("space", "right", "enter")
         for _ in range(400):
             if state.is_over():
                 break
-            await pilot.pause(0.02)
+            await ui.pilot.pause(0.02)
             if state.is_over() or state.actor != 0:
                 continue
             phase = state.observation(0)["phase"]
             if phase == "feed":
-                await pilot.press("1")
+                await ui.pilot.press("1")
             elif phase == "respond":
-                await pilot.press("x")
+                await ui.pilot.press("x")
             else:
-                await pilot.press("enter")
+                await ui.pilot.press("enter")
         assert state.is_over()
-        assert "Game over" in _panel_text(app)
+        assert "Game over" in ui.panel_text()
         assert state.hands == [[], []]
 
 

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ratgames
 from ratgames.cards import card_text, parse_card
 from ratgames.core.bots import make_bot
 from ratgames.games.egyptian_ratscrew.render import render
 from ratgames.games.egyptian_ratscrew.rules import EgyptianRatscrew, RatscrewState
-from ratgames.games.egyptian_ratscrew.tui import Panel
-from ratgames.tui.play import PlayApp
+
+if TYPE_CHECKING:
+    from tests.conftest import OpenTable
 
 GID = "egyptian-ratscrew"
 
@@ -32,112 +33,94 @@ def table(g: EgyptianRatscrew, *stacks: str) -> RatscrewState:
     return state
 
 
-def panel_text(app: PlayApp) -> str:
-    panel = app.panel
-    assert isinstance(panel, Panel)
-    return panel.render().plain
-
-
-def log_text(app: PlayApp) -> str:
-    from textual.widgets import RichLog
-
-    log = app.query_one("#log", RichLog)
-    return "\n".join(line.text for line in log.lines)
-
-
 def quiet_bot(g: EgyptianRatscrew, pace: int = 5000) -> Any:
     """A bot that never slaps and plays slowly, so the human's keys decide."""
     return make_bot(g, f"heuristic:miss=1,false_slap=0,play_ms={pace}", seed=1)
 
 
-async def test_space_plays_and_a_valid_slap_takes_the_pile() -> None:
+async def test_space_plays_and_a_valid_slap_takes_the_pile(play_table: OpenTable) -> None:
     g = game()
     state = table(g, "9H 4C", "9C 5D")
-    app = PlayApp(g, [None, quiet_bot(g, pace=50)], state=state, bot_pause=0.01)
-    async with app.run_test() as pilot:
-        assert "Your turn" in panel_text(app)
-        assert "space" in app.panel.help_line() and "s slap" in app.panel.help_line()
-        await pilot.press("space")
-        assert app.state.observation(0)["pile"][0] == "9H"
+    async with play_table(state, [None, quiet_bot(g, pace=50)]) as ui:
+        assert "Your turn" in ui.panel_text()
+        assert "space" in ui.app.panel.help_line() and "s slap" in ui.app.panel.help_line()
+        await ui.pilot.press("space")
+        assert ui.app.state.observation(0)["pile"][0] == "9H"
         for _ in range(200):  # the bot plays 9C at its pace (about 50 ms)
-            await pilot.pause(0.02)
-            if len(app.state.observation(0)["pile"]) == 2:
+            await ui.pilot.pause(0.02)
+            if len(ui.app.state.observation(0)["pile"]) == 2:
                 break
-        assert "[ 9C]" in panel_text(app)
-        await pilot.press("s")
-        assert app.state.observation(0)["pile"] == []
-        assert "You slap: doubles! You take the pile (2 cards)." in log_text(app)
-        assert "Your turn" in panel_text(app)
+        assert "[ 9C]" in ui.panel_text()
+        await ui.pilot.press("s")
+        assert ui.app.state.observation(0)["pile"] == []
+        assert "You slap: doubles! You take the pile (2 cards)." in ui.log()
+        assert "Your turn" in ui.panel_text()
 
 
-async def test_a_bad_slap_is_reported_with_its_burn_and_a_second_slap_refused() -> None:
+async def test_a_bad_slap_is_reported_with_its_burn_and_a_second_slap_refused(
+    play_table: OpenTable,
+) -> None:
     g = game(burn=2)
     state = table(g, "2C", "5D")
-    app = PlayApp(g, [None, quiet_bot(g)], state=state, bot_pause=0.01)
-    async with app.run_test() as pilot:
-        await pilot.press("space", "s")
-        assert "You slap a pile that cannot be slapped: burn 2 cards." in log_text(app)
-        assert "+2 burned" in panel_text(app)
-        await pilot.press("s")
-        assert "already slapped" in log_text(app)
+    async with play_table(state, [None, quiet_bot(g)]) as ui:
+        await ui.pilot.press("space", "s")
+        assert "You slap a pile that cannot be slapped: burn 2 cards." in ui.log()
+        assert "+2 burned" in ui.panel_text()
+        await ui.pilot.press("s")
+        assert "already slapped" in ui.log()
 
 
-async def test_challenge_shown_and_a_fast_bot_slap_beats_your_collect() -> None:
+async def test_challenge_shown_and_a_fast_bot_slap_beats_your_collect(
+    play_table: OpenTable,
+) -> None:
     g = game()
     # You play QD; the bot answers 5C and 5H: doubles while you have won the challenge.
     state = table(g, "QD", "5C 5H")
-    bot = make_bot(g, "heuristic:level=perfect,play_ms=1500", seed=2)
-    app = PlayApp(g, [None, bot], state=state, bot_pause=0.01)
-    async with app.run_test() as pilot:
-        await pilot.press("space")
-        text = panel_text(app)
+    bot = "heuristic:level=perfect,play_ms=1500"
+    async with play_table(state, [None, bot], seed=2) as ui:
+        await ui.pilot.press("space")
+        text = ui.panel_text()
         assert "Challenge: QD by You; Seat 2 has 2 chances" in text
         for _ in range(400):
-            await pilot.pause(0.02)
-            if app.state.observation(0)["piles_won"]:
+            await ui.pilot.pause(0.02)
+            if ui.app.state.observation(0)["piles_won"]:
                 break
-        assert "Seat 2 slaps: doubles! Takes the pile (3 cards)." in log_text(app)
-        await pilot.press("c")
-        assert "Not allowed" in log_text(app)
+        assert "Seat 2 slaps: doubles! Takes the pile (3 cards)." in ui.log()
+        await ui.pilot.press("c")
+        assert "Not allowed" in ui.log()
 
 
-async def test_too_late_is_reported() -> None:
+async def test_too_late_is_reported(play_table: OpenTable) -> None:
     g = game(3)
     state = table(g, "9H", "9C", "2D")
     bot1 = make_bot(g, "heuristic:level=perfect,play_ms=10", seed=3)
-    app = PlayApp(g, [None, bot1, quiet_bot(g)], state=state, bot_pause=0.01)
-    async with app.run_test() as pilot:
-        await pilot.press("space")
+    async with play_table(state, [None, bot1, quiet_bot(g)]) as ui:
+        await ui.pilot.press("space")
         for _ in range(250):
-            await pilot.pause(0.02)
-            if app.state.observation(0)["piles_won"]:
+            await ui.pilot.pause(0.02)
+            if ui.app.state.observation(0)["piles_won"]:
                 break
         # The pile you saw (9H 9C) was taken by Seat 2 before your slap arrived.
-        app.state.apply(0, "slap@2")
-        app.refresh_table()
-        await pilot.pause(0.05)
-        assert "You slap too late (no penalty)." in log_text(app)
+        ui.app.state.apply(0, "slap@2")
+        ui.app.refresh_table()
+        await ui.pilot.pause(0.05)
+        assert "You slap too late (no penalty)." in ui.log()
 
 
-async def test_a_real_time_game_against_bots_ends() -> None:
+async def test_a_real_time_game_against_bots_ends(play_table: OpenTable) -> None:
     g = game(2)
     state = table(g, "2C 3C 4C", "5C")
-    app = PlayApp(
-        g,
-        [
-            make_bot(g, "heuristic:level=perfect,reaction_ms=20,play_ms=2", seed=1),
-            make_bot(g, "heuristic:level=easy,reaction_ms=60,play_ms=2", seed=2),
-        ],
-        state=state,
-        bot_pause=0.01,
-    )
-    async with app.run_test() as pilot:
+    bots = [
+        make_bot(g, "heuristic:level=perfect,reaction_ms=20,play_ms=2", seed=1),
+        make_bot(g, "heuristic:level=easy,reaction_ms=60,play_ms=2", seed=2),
+    ]
+    async with play_table(state, bots) as ui:
         for _ in range(400):
-            await pilot.pause(0.02)
-            if app.state.is_over():
+            await ui.pilot.pause(0.02)
+            if ui.app.state.is_over():
                 break
-        assert app.state.is_over()
-        assert "Game over" in panel_text(app)
+        assert ui.app.state.is_over()
+        assert "Game over" in ui.panel_text()
 
 
 def test_render_shows_the_table_for_a_seat_and_for_spectators() -> None:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import ratgames
 from ratgames.cards import parse_card, standard_deck
-from ratgames.core.bots import make_bot
 from ratgames.core.game import State
 from ratgames.games.rats.render import render
-from ratgames.games.rats.tui import Panel
-from ratgames.tui.play import PlayApp
+
+if TYPE_CHECKING:
+    from tests.conftest import OpenTable
 
 
 def _state(hands: list[str], dealer: int = 0) -> State:
@@ -19,71 +21,50 @@ def _state(hands: list[str], dealer: int = 0) -> State:
     return game.new_state(seed=2, deal={"dealer": dealer, "hands": dealt, "stock": stock})
 
 
-def _panel_text(app: PlayApp) -> str:
-    panel = app.panel
-    assert isinstance(panel, Panel)
-    return panel.render().plain
-
-
-def _log(app: PlayApp) -> str:
-    from textual.widgets import RichLog
-
-    log = app.query_one("#log", RichLog)
-    return "\n".join(line.text for line in log.lines)
-
-
-async def test_mark_two_cards_and_play_them_as_a_pair() -> None:
-    state = _state(["7S 2C 7H", "3C 4C 5D"])
-    game = state.game
-    app = PlayApp(game, [None, make_bot(game, "random", seed=1)], state=state, bot_pause=0.01)
-    async with app.run_test() as pilot:
-        text = _panel_text(app)
+async def test_mark_two_cards_and_play_them_as_a_pair(play_table: OpenTable) -> None:
+    async with play_table(_state(["7S 2C 7H", "3C 4C 5D"])) as ui:
+        text = ui.panel_text()
         assert "Your turn" in text
         assert "2♣  7♥  7♠" in text, "the hand is shown sorted"
         assert "Seat 2: hand 3, reserve 0" in text
-        assert "enter play" in app.panel.help_line()
+        assert "enter play" in ui.app.panel.help_line()
         assert "You lead" in text
-        await pilot.press("right", "space", "right", "space")
-        assert "Marked: 7H 7S" in _panel_text(app)
-        await pilot.press("enter")
-        await pilot.pause(0.3)
-        obs = app.state.observation(0)
+        await ui.pilot.press("right", "space", "right", "space")
+        assert "Marked: 7H 7S" in ui.panel_text()
+        await ui.pilot.press("enter")
+        await ui.pilot.pause(0.3)
+        obs = ui.app.state.observation(0)
         assert obs["round_tricks"][0]["plays"][0]["play"] == "7H 7S"
         assert obs["reserve_sizes"][0] == 4, "nothing of seat 2 beats the pair"
-        assert "Seat 2 discards" in _log(app)
+        assert "Seat 2 discards" in ui.log()
 
 
-async def test_an_illegal_play_is_refused_with_the_reason() -> None:
-    state = _state(["7S 2C 7H", "3C 4C 5D"])
-    game = state.game
-    app = PlayApp(game, [None, make_bot(game, "random", seed=1)], state=state, bot_pause=0.01)
-    async with app.run_test() as pilot:
-        before = app.state.snapshot()
-        await pilot.press("space", "right", "space", "enter")
-        await pilot.pause(0.1)
-        assert "Not allowed" in _log(app)
-        assert "pair only if they share a rank" in _log(app)
-        assert app.state.snapshot() == before
-        await pilot.press("c", "d")
-        await pilot.pause(0.1)
-        assert "you lead this trick" in _log(app)
-        assert app.state.snapshot() == before
+async def test_an_illegal_play_is_refused_with_the_reason(play_table: OpenTable) -> None:
+    async with play_table(_state(["7S 2C 7H", "3C 4C 5D"])) as ui:
+        before = ui.app.state.snapshot()
+        await ui.pilot.press("space", "right", "space", "enter")
+        await ui.pilot.pause(0.1)
+        assert "Not allowed" in ui.log()
+        assert "pair only if they share a rank" in ui.log()
+        assert ui.app.state.snapshot() == before
+        await ui.pilot.press("c", "d")
+        await ui.pilot.pause(0.1)
+        assert "you lead this trick" in ui.log()
+        assert ui.app.state.snapshot() == before
 
 
-async def test_discard_the_marked_cards_lowest_first() -> None:
+async def test_discard_the_marked_cards_lowest_first(play_table: OpenTable) -> None:
     state = _state(["3C 4C 5D", "9C 9D 2S"], dealer=1)
     state.apply(1, "9C 9D")
-    game = state.game
-    app = PlayApp(game, [None, make_bot(game, "random", seed=1)], state=state, bot_pause=0.01)
-    async with app.run_test() as pilot:
-        text = _panel_text(app)
+    async with play_table(state) as ui:
+        text = ui.panel_text()
         assert "Trick: a pair led by Seat 2" in text
         assert "Seat 2: 9C 9D  <- best" in text
         assert "Nothing of yours beats it: mark 2 card(s)" in text
-        await pilot.press("right", "right", "space", "left", "left", "space", "d")
-        assert "Seat 2 wins the trick (4 cards)" in _log(app)
-        await pilot.pause(0.3)
-        obs = app.state.observation(0)
+        await ui.pilot.press("right", "right", "space", "left", "left", "space", "d")
+        assert "Seat 2 wins the trick (4 cards)" in ui.log()
+        await ui.pilot.pause(0.3)
+        obs = ui.app.state.observation(0)
         assert obs["round_tricks"][0]["plays"][1]["play"] == "discard 3C 5D"
         assert obs["hand"] == ["4C"] or obs["hand"] == []
 

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 
 from ratgames.cards import parse_card, pretty
 from ratgames.core.game import Action
-from ratgames.tui.base import GamePanel
+from ratgames.tui.base import HandPanel
 
 from .render import score_line
 
@@ -24,12 +24,10 @@ NAMES = ("Red", "Black")
 STATE_STYLE = {"hungry": "yellow", "satisfied": "bold green", "overfed": "red"}
 
 
-class Panel(GamePanel):
+class Panel(HandPanel):
     """Score and rubber, both cages with what each rat needs, the capture and bids, your hand."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "Left", show=False),
-        Binding("right", "move(1)", "Right", show=False),
         Binding("space", "mark", "Mark (cage)"),
         Binding("enter", "main", "Cage/offer/bid/top"),
         Binding("x", "throw", "Throw"),
@@ -39,11 +37,6 @@ class Panel(GamePanel):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.obs: dict[str, Any] | None = None
-        self.legal: list[Action] = []
-        self.to_act: list[int] = []
-        self.cursor = 0
-        self.marked: set[str] = set()
         self.seen_events: tuple[int, int] = (0, 0)
 
     def help_line(self) -> str:
@@ -55,9 +48,6 @@ class Panel(GamePanel):
     # --- drawing --------------------------------------------------------------------------------
 
     def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
-        self.obs = observation
-        self.legal = legal
-        self.to_act = to_act
         deal, count = self.seen_events
         events = observation["events"]
         if observation["deal"] != deal:
@@ -69,10 +59,7 @@ class Panel(GamePanel):
         for event in events[count:]:
             self.host.say(event["text"])
         self.seen_events = (observation["deal"], len(events))
-        hand = observation["hand"]
-        self.marked &= set(hand)
-        self.cursor = max(0, min(self.cursor, len(hand) - 1))
-        self.refresh(layout=True)
+        super().show(observation, legal, to_act)
 
     def render(self) -> Text:
         obs = self.obs
@@ -116,17 +103,7 @@ class Panel(GamePanel):
             if obs["bid"] is not None:
                 text.append(f" · bid {pretty(parse_card(obs['bid']))}", style="bold")
             text.append("\n")
-        text.append("Your hand: ")
-        for i, card in enumerate(obs["hand"]):
-            marked = card in self.marked
-            label = f"[{pretty(parse_card(card))}]" if marked else f" {pretty(parse_card(card))} "
-            style = "reverse" if i == self.cursor else ""
-            if marked:
-                style += " bold green"
-            text.append(label, style=style.strip() or None)
-        if not obs["hand"]:
-            text.append("(empty)")
-        text.append("\n")
+        self.append_hand(text)
         if obs["your_throws"]:
             text.append("You threw: " + " ".join(obs["your_throws"]) + "\n", style="dim")
         return text
@@ -143,25 +120,9 @@ class Panel(GamePanel):
 
     # --- keys -----------------------------------------------------------------------------------
 
-    def _card(self) -> str | None:
-        if not self.obs or not self.obs["hand"]:
-            return None
-        return str(self.obs["hand"][self.cursor])
-
-    def action_move(self, step: int) -> None:
-        if self.obs and self.obs["hand"]:
-            self.cursor = (self.cursor + step) % len(self.obs["hand"])
-            self.refresh()
-
-    def action_mark(self) -> None:
-        card = self._card()
-        if card is not None:
-            self.marked.symmetric_difference_update({card})
-            self.refresh()
-
     def action_main(self) -> None:
         obs = self.obs
-        card = self._card()
+        card = self.current_card()
         if obs is None or card is None:
             return
         phase = obs["phase"]
@@ -180,7 +141,7 @@ class Panel(GamePanel):
         self.host.submit(self.game.parse_action(f"{verb} {card}"))
 
     def action_throw(self) -> None:
-        card = self._card()
+        card = self.current_card()
         if card is not None:
             self.host.submit(self.game.parse_action(f"throw {card}"))
 

@@ -14,21 +14,19 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
-from ratgames.cards import parse_card, pretty
+from ratgames.cards import parse_card
 from ratgames.core.errors import IllegalAction
 from ratgames.core.game import Action
-from ratgames.tui.base import GamePanel
+from ratgames.tui.base import HandPanel
 
 from .combos import DISCARD, DISCARD1
 from .render import describe_event, trick_lines
 
 
-class Panel(GamePanel):
+class Panel(HandPanel):
     """The seats with hand and reserve sizes, the trick so far, your hand with a cursor."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "Left", show=False),
-        Binding("right", "move(1)", "Right", show=False),
         Binding("space", "mark", "Mark card"),
         Binding("enter", "play('')", "Play"),
         Binding("r", "play('run')", "Play as run", show=False),
@@ -38,11 +36,6 @@ class Panel(GamePanel):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.obs: dict[str, Any] | None = None
-        self.legal: list[Action] = []
-        self.to_act: list[int] = []
-        self.cursor = 0
-        self.marked: set[str] = set()
         self.last_event = 0
 
     def help_line(self) -> str:
@@ -54,19 +47,13 @@ class Panel(GamePanel):
     # --- drawing --------------------------------------------------------------------------------
 
     def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
-        self.obs = observation
-        self.legal = legal
-        self.to_act = to_act
         for event in observation["events"]:
             if event["n"] > self.last_event and not (
                 event["event"] == "play" and event["seat"] == self.seat
             ):
                 self.host.say(describe_event(self.game, event, self.seat))
         self.last_event = max(self.last_event, observation["n_events"])
-        hand = observation["hand"]
-        self.marked &= set(hand)
-        self.cursor = max(0, min(self.cursor, len(hand) - 1))
-        self.refresh(layout=True)
+        super().show(observation, legal, to_act)
 
     def render(self) -> Text:
         obs = self.obs
@@ -94,18 +81,7 @@ class Panel(GamePanel):
             text.append(f"  Stock: {obs['stock']} cards for the last trick of the round\n")
         for line in trick_lines(game, obs):
             text.append(line + "\n")
-        text.append("Your hand: ")
-        for i, card in enumerate(obs["hand"]):
-            shown = pretty(parse_card(card))
-            marked = card in self.marked
-            label = f"[{shown}]" if marked else f" {shown} "
-            style = "reverse" if i == self.cursor else ""
-            if marked:
-                style += " bold green"
-            text.append(label, style=style.strip() or None)
-        if not obs["hand"]:
-            text.append("(empty)")
-        text.append("\n")
+        self.append_hand(text)
         if self.marked:
             text.append("Marked: " + " ".join(self._marked_cards()) + "\n")
         hint = self._hint()
@@ -141,26 +117,17 @@ class Panel(GamePanel):
         assert self.obs is not None
         return [c for c in self.obs["hand"] if c in self.marked]
 
-    def action_move(self, step: int) -> None:
-        if self.obs and self.obs["hand"]:
-            self.cursor = (self.cursor + step) % len(self.obs["hand"])
-            self.refresh()
-
-    def action_mark(self) -> None:
-        if not self.obs or not self.obs["hand"]:
-            return
-        card = self.obs["hand"][self.cursor]
-        self.marked.symmetric_difference_update({card})
-        self.refresh()
+    def _chosen_cards(self) -> list[str]:
+        """The marked cards, or else the card under the cursor."""
+        card = self.current_card()
+        return self._marked_cards() or ([] if card is None else [card])
 
     def action_clear(self) -> None:
         self.marked.clear()
         self.refresh()
 
     def action_play(self, reading: str) -> None:
-        cards = self._marked_cards()
-        if not cards and self.obs and self.obs["hand"]:
-            cards = [self.obs["hand"][self.cursor]]
+        cards = self._chosen_cards()
         if not cards:
             return
         text = " ".join(cards)
@@ -175,9 +142,7 @@ class Panel(GamePanel):
         self.host.submit(action)
 
     def action_discard(self) -> None:
-        cards = self._marked_cards()
-        if not cards and self.obs and self.obs["hand"]:
-            cards = [self.obs["hand"][self.cursor]]
+        cards = self._chosen_cards()
         self.marked.clear()
         for card in sorted(cards, key=parse_card):
             self.host.submit(DISCARD1[parse_card(card)])
