@@ -48,8 +48,8 @@ class SeatView:
         return self.__state.game
 
     def observation(self, events: bool = True) -> dict[str, Any]:
-        """The seat's observation (built once per view); ``events=False`` leaves the list of
-        recent events empty, which is quicker (for bots that do not read it)."""
+        """The seat's observation (built once per view); ``events=False`` leaves the
+        play-by-play history lists empty, which is quicker (for bots that do not read them)."""
         if self._obs is None or (events and not self._obs_events):
             self._obs = self.__state.observation(self.seat, events)
             self._obs_events = events

@@ -332,9 +332,9 @@ class State(ABC):
     def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
         """Exactly what ``seat`` may know now, including what it saw earlier (JSON-serializable).
 
-        With ``events=False`` the list of recent events (under the key ``"events"``) is left
-        empty: everything else is the same, for bots that do not read the events and want the
-        observation fast.
+        With ``events=False`` the play-by-play history (the ``"events"`` list, and any other list
+        that retells what happened move by move) is left empty while every summary of it stays:
+        for bots that do not read the history and want the observation fast.
         """
 
     @abstractmethod

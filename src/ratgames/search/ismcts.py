@@ -72,6 +72,13 @@ class IsmctsBot(Bot):
         Option("rollout", "random", "how samples are played out", choices=("random", "heuristic")),
         Option("depth", 2000, "most actions in one rollout", minimum=1, maximum=1_000_000),
         Option(
+            "tree",
+            0,
+            "deepest level of the tree (0: no limit); below it the rollout policy plays",
+            minimum=0,
+            maximum=1000,
+        ),
+        Option(
             "horizon",
             "round",
             "where an iteration stops: the end of the round in play, or of the game",
@@ -88,6 +95,7 @@ class IsmctsBot(Bot):
         self.rollout: str = values["rollout"]
         self.depth: int = values["depth"]
         self.horizon: str = values["horizon"]
+        self.tree: int = values["tree"]
         self.last_iterations = 0
         self._rollout_bots: list[Bot] | None = None
         if self.rollout == "heuristic":
@@ -136,7 +144,8 @@ class IsmctsBot(Bot):
         if self.horizon == "round" and state.win_estimate() is not None:
             stage = state.stage()
         # Selection and expansion.
-        while not state.is_over() and (stage < 0 or state.stage() == stage):
+        limit = self.tree or 1 << 30
+        while not state.is_over() and (stage < 0 or state.stage() == stage) and len(path) < limit:
             seat = state.seats_to_act()[0]
             legal = state.legal_actions(seat)
             children = node.children

@@ -779,7 +779,7 @@ class RatsState(State):
         n = self.game.players
         tricks: list[dict[str, JSON]] = []
         node = self.round_tricks
-        while node is not None:
+        while with_events and node is not None:
             leader, done, winner = node[0]
             tricks.append({"leader": leader, "plays": self._trick_json(done), "winner": winner})
             node = node[1]
