@@ -1,4 +1,5 @@
-"""The ISMCTS bot: legal moves only, its budget kept, and no peeking at hidden cards."""
+"""The search bots (``ismcts``, ``pimc``): legal moves only, their budget kept, and no peeking
+at hidden cards."""
 
 from __future__ import annotations
 
@@ -12,17 +13,40 @@ from ratgames.core import SeatView, make_bot, play_game
 from ratgames.core.rng import Rng
 from ratgames.search.ismcts import IsmctsBot
 
+SEARCHERS = ["ismcts", "pimc:rollout=random"]
 
-def test_plays_whole_games_with_legal_moves_and_beats_the_worst_bot() -> None:
+
+@pytest.mark.parametrize("searcher", SEARCHERS)
+def test_plays_whole_games_with_legal_moves_and_beats_the_worst_bot(searcher: str) -> None:
     game = ratgames.get_game("test-high-card", options={"turns": 6})
     wins = 0
+    sep = "," if ":" in searcher else ":"
     for seed in range(30):
-        bots = [make_bot(game, "ismcts:iterations=60", seed=seed), make_bot(game, "lowest")]
+        bots = [
+            make_bot(game, f"{searcher}{sep}iterations=60", seed=seed),
+            make_bot(game, "lowest"),
+        ]
         state = play_game(game, bots, seed=seed)  # apply() would raise on an illegal move
         outcome = state.outcome()
         assert outcome is not None
         wins += 0 in outcome.winners
     assert wins >= 24
+
+
+def test_pimc_keeps_its_budget_and_shares_it_among_the_actions() -> None:
+    from ratgames.search.pimc import PimcBot
+
+    game = ratgames.get_game("test-high-card", options={"turns": 12})
+    state = game.new_state(seed=4)
+    actions = len(state.legal_actions(0))
+    bot = make_bot(game, f"pimc:iterations={actions * 5},rollout=random")
+    assert isinstance(bot, PimcBot)
+    bot.act(SeatView(state, 0))
+    assert bot.last_iterations == actions * 5
+    timed = make_bot(game, "pimc:seconds=0.2")  # no heuristic bot here: random rollouts
+    start = time.perf_counter()
+    timed.act(SeatView(state, 0))
+    assert time.perf_counter() - start < 0.6
 
 
 def test_keeps_its_iteration_and_time_budget() -> None:
@@ -54,8 +78,9 @@ SHORT_GAMES = {
 }
 
 
+@pytest.mark.parametrize("searcher", ["ismcts", "pimc"])
 @pytest.mark.parametrize("game_id", list(SHORT_GAMES))
-def test_never_reads_hidden_cards(game_id: str) -> None:
+def test_never_reads_hidden_cards(game_id: str, searcher: str) -> None:
     """Two states a seat cannot tell apart get the same choice; a search that read the hidden
     cards would choose differently in some of them (checked with a peeking view)."""
     if game_id not in ratgames.game_ids():
@@ -77,12 +102,12 @@ def test_never_reads_hidden_cards(game_id: str) -> None:
         twin = state.sample_consistent(seat, Rng(seed + 100))
         assert twin.observation(seat) == state.observation(seat)
         honest = [
-            make_bot(game, "ismcts:iterations=100", seed=9).act(SeatView(s, seat))
+            make_bot(game, f"{searcher}:iterations=100", seed=9).act(SeatView(s, seat))
             for s in (state, twin)
         ]
         assert honest[0] == honest[1]
         peeks = [
-            make_bot(game, "ismcts:iterations=100", seed=9).act(PeekingView(s, seat))
+            make_bot(game, f"{searcher}:iterations=100", seed=9).act(PeekingView(s, seat))
             for s in (state, twin)
         ]
         peeking_differs += peeks[0] != peeks[1]

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from ratgames.core.bots import Bot, SeatView, make_bot, register_bot
 from ratgames.core.game import Action, Game, State
@@ -59,7 +59,7 @@ class IsmctsBot(Bot):
     """Information-set Monte Carlo tree search over samples of what the seat cannot see."""
 
     name = "ismcts"
-    params = (
+    params: ClassVar[tuple[Option, ...]] = (
         Option("iterations", 1000, "iterations per move", minimum=1, maximum=10_000_000),
         Option(
             "seconds",
@@ -91,11 +91,11 @@ class IsmctsBot(Bot):
         values = {p.name: params.get(p.name, p.default) for p in self.params}
         self.iterations: int = values["iterations"]
         self.seconds: float = values["seconds"]
-        self.c: float = values["c"]
+        self.c: float = values.get("c", 0.7)
         self.rollout: str = values["rollout"]
         self.depth: int = values["depth"]
         self.horizon: str = values["horizon"]
-        self.tree: int = values["tree"]
+        self.tree: int = values.get("tree", 0)
         self.last_iterations = 0
         self._rollout_bots: list[Bot] | None = None
         if self.rollout == "heuristic":
