@@ -15,8 +15,8 @@ LEVEL_NAMES = ("easy", "normal", "hard", "expert")
 GENERAL_LEVELS = {
     "easy": "random",
     "normal": "heuristic",
-    "hard": "ismcts:iterations=300,rollout=heuristic",
-    "expert": "ismcts:seconds=1.5,rollout=heuristic",
+    "hard": "ismcts:iterations=300,rollout=heuristic,tree=1",
+    "expert": "ismcts:seconds=1.5,rollout=heuristic,tree=1",
 }
 
 
@@ -37,6 +37,9 @@ def levels_for(game_id: str) -> dict[str, str]:
         spec = own.get(level) or GENERAL_LEVELS[level]
         if spec.partition(":")[0] not in names:
             spec = "heuristic" if "heuristic" in names else "random"
+        if "heuristic" not in names:
+            # Search still works; its samples are played out at random instead.
+            spec = spec.replace("rollout=heuristic", "rollout=random")
         out[level] = spec
     return out
 

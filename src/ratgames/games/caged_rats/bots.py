@@ -193,6 +193,14 @@ class HeuristicBot(Bot):
         return [c for c in hand if c not in keep] or hand
 
 
+LEVELS = {
+    "easy": "random",
+    "normal": "heuristic",
+    "hard": "ismcts:iterations=100,rollout=heuristic,tree=1",
+    "expert": "ismcts:seconds=1.5,rollout=heuristic,tree=1",
+}
+"""The difficulty levels: search one move deep, the heuristic playing each sample out."""
+
 register_bot(
     "heuristic",
     HeuristicBot,

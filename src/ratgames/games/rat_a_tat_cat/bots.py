@@ -253,6 +253,15 @@ class HeuristicBot(Bot):
         return not others or estimate <= min(others) - self.margin
 
 
+LEVELS = {
+    "easy": "heuristic:memory=0.5",
+    "normal": "heuristic",
+    "hard": "ismcts:iterations=300,rollout=heuristic,tree=1",
+    "expert": "ismcts:seconds=1.5,rollout=heuristic,tree=1",
+}
+"""The difficulty levels: a forgetful heuristic, the heuristic, then search one move deep with
+the heuristic playing each sample out."""
+
 register_bot(
     "heuristic",
     HeuristicBot,

@@ -179,6 +179,14 @@ class HeuristicBot(Bot):
         return min(steps, key=lambda a: (values[a.cards[0]], a.cards))
 
 
+LEVELS = {
+    "easy": "random",
+    "normal": "heuristic",
+    "hard": "pimc:iterations=200",
+    "expert": "pimc:seconds=1.5",
+}
+"""The difficulty levels: paired rollouts by the heuristic to the end of the round."""
+
 register_bot(
     "heuristic",
     HeuristicBot,
