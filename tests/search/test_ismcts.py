@@ -78,8 +78,11 @@ SHORT_GAMES = {
 }
 
 
-@pytest.mark.parametrize("searcher", ["ismcts", "pimc"])
-@pytest.mark.parametrize("game_id", list(SHORT_GAMES))
+@pytest.mark.parametrize(
+    ("game_id", "searcher"),
+    [(g, f"{bot}:rollout=random") for g in SHORT_GAMES for bot in ("ismcts", "pimc")]
+    + [("rat-a-tat-cat", "ismcts:rollout=heuristic,tree=1")],
+)
 def test_never_reads_hidden_cards(game_id: str, searcher: str) -> None:
     """Two states a seat cannot tell apart get the same choice; a search that read the hidden
     cards would choose differently in some of them (checked with a peeking view)."""
@@ -102,12 +105,12 @@ def test_never_reads_hidden_cards(game_id: str, searcher: str) -> None:
         twin = state.sample_consistent(seat, Rng(seed + 100))
         assert twin.observation(seat) == state.observation(seat)
         honest = [
-            make_bot(game, f"{searcher}:iterations=100", seed=9).act(SeatView(s, seat))
+            make_bot(game, f"{searcher},iterations=100", seed=9).act(SeatView(s, seat))
             for s in (state, twin)
         ]
         assert honest[0] == honest[1]
         peeks = [
-            make_bot(game, f"{searcher}:iterations=100", seed=9).act(PeekingView(s, seat))
+            make_bot(game, f"{searcher},iterations=100", seed=9).act(PeekingView(s, seat))
             for s in (state, twin)
         ]
         peeking_differs += peeks[0] != peeks[1]
@@ -131,7 +134,7 @@ def test_round_horizon_stops_each_iteration_at_the_round_end(
     game = ratgames.get_game("rats", players=3)
     state = game.new_state(seed=2)
     monkeypatch.setattr(RatsState, "_end_round", spy)
-    bot = make_bot(game, f"ismcts:iterations=40,horizon={horizon}", seed=1)
+    bot = make_bot(game, f"ismcts:iterations=40,rollout=random,horizon={horizon}", seed=1)
     bot.act(SeatView(state, state.seats_to_act()[0]))
     assert rounds_ended and min(rounds_ended) == 1
     assert (max(rounds_ended) > 1) == beyond

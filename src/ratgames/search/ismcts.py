@@ -11,8 +11,13 @@ Parameters (``ismcts:iterations=2000,c=0.7,rollout=heuristic``):
 * ``iterations``: iterations per move (ignored when ``seconds`` is set);
 * ``seconds``: a time budget per move instead;
 * ``c``: the exploration constant;
-* ``rollout``: ``random`` or ``heuristic`` (the game's heuristic bot plays the rest out);
+* ``rollout``: ``heuristic`` (the game's heuristic bot plays the rest out; the default where
+  the game has one) or ``random``;
 * ``depth``: the most actions a rollout plays before it stops and scores the position;
+* ``tree``: the deepest level the tree grows to (0: no limit).  ``tree=1`` searches only the
+  seat's own move and lets the rollout policy play the rest, which keeps every statistic about
+  a decision the seat really faces: deeper nodes mix positions the seat would tell apart (after
+  a draw, say), and in these games that costs more than the deeper look gains;
 * ``horizon``: ``round`` stops each iteration when the round (or deal) in play ends and scores
   the position with the game's :meth:`~ratgames.core.game.State.win_estimate`; ``game`` plays
   every iteration to the end of the game.  Games without an estimate always play to the end.
@@ -24,7 +29,7 @@ import math
 import time
 from typing import Any, ClassVar
 
-from ratgames.core.bots import Bot, SeatView, make_bot, register_bot
+from ratgames.core.bots import Bot, SeatView, bot_entries, make_bot, register_bot
 from ratgames.core.game import Action, Game, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
@@ -69,7 +74,13 @@ class IsmctsBot(Bot):
             maximum=3600.0,
         ),
         Option("c", 0.7, "exploration constant", minimum=0.0, maximum=10.0),
-        Option("rollout", "random", "how samples are played out", choices=("random", "heuristic")),
+        Option(
+            "rollout",
+            "heuristic",
+            "how samples are played out (heuristic: the game's heuristic bot plays every seat; "
+            "random where the game has none)",
+            choices=("random", "heuristic"),
+        ),
         Option("depth", 2000, "most actions in one rollout", minimum=1, maximum=1_000_000),
         Option(
             "tree",
@@ -87,6 +98,8 @@ class IsmctsBot(Bot):
     )
 
     def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
+        if "rollout" not in params and "heuristic" not in {e.name for e in bot_entries(game.id)}:
+            params["rollout"] = "random"  # a game without a heuristic bot plays out at random
         super().__init__(game, seed, **params)
         values = {p.name: params.get(p.name, p.default) for p in self.params}
         self.iterations: int = values["iterations"]

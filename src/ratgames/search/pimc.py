@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
-from ratgames.core.bots import SeatView, bot_entries, register_bot
+from ratgames.core.bots import SeatView, register_bot
 from ratgames.core.game import Action, Game
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
@@ -56,8 +56,6 @@ class PimcBot(IsmctsBot):
     )
 
     def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
-        if "rollout" not in params and "heuristic" not in {e.name for e in bot_entries(game.id)}:
-            params["rollout"] = "random"  # a game without a heuristic bot plays out at random
         super().__init__(game, seed, **params)
 
     def act(self, view: SeatView) -> Action:
