@@ -37,6 +37,15 @@ def test_rules_and_bots_for_every_game(capsys: pytest.CaptureFixture[str], game_
         assert spec.name in out
     code, out, _ = run(capsys, "bots", game_id)
     assert code == 0 and "random" in out and "ismcts" in out
+    assert "Levels for" in out and "expert =" in " ".join(out.split())
+
+
+def test_b_takes_several_bots_like_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(
+        capsys, "simulate", "test-high-card", "-g", "4", "-w", "1", "-b", "highest", "lowest"
+    )
+    assert code == 0, err
+    assert "highest" in out and "lowest" in out
 
 
 @pytest.mark.parametrize(

@@ -168,6 +168,10 @@ def bots(game: str) -> None:
         table.add_row(name, summary, ps)
     console.print(table)
     console.print("Use as NAME or NAME:param=value,param=value, e.g. --bots heuristic:memory=0.6")
+    from .levels import levels_for
+
+    levels = ", ".join(f"{level} = {spec}" for level, spec in levels_for(game).items())
+    console.print(f"Levels for 'ratgames play --level': {levels}", highlight=False)
 
 
 @app.command()
