@@ -36,8 +36,15 @@ def test_rules_and_bots_for_every_game(capsys: pytest.CaptureFixture[str], game_
     for spec in ratgames.get_game(game_id).option_specs:
         assert spec.name in out
     code, out, _ = run(capsys, "bots", game_id)
-    assert code == 0 and "random" in out and "ismcts" in out
+    assert code == 0 and "random" in out
+    # Search takes turns: it is offered for turn-based games only.
+    assert ("ismcts" in out) == (not ratgames.get_game(game_id).real_time)
     assert "Levels for" in out and "expert =" in " ".join(out.split())
+
+
+def test_search_bots_are_refused_for_real_time_games(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "simulate", "egyptian-ratscrew", "-g", "2", "-b", "ismcts", "random")
+    assert code == 2 and "unknown bot 'ismcts' for egyptian-ratscrew" in err
 
 
 def test_b_takes_several_bots_like_bots(capsys: pytest.CaptureFixture[str]) -> None:

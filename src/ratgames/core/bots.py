@@ -81,6 +81,8 @@ class Bot:
 
     params: ClassVar[tuple[Option, ...]] = ()
     name: str = "bot"
+    turn_based_only: ClassVar[bool] = False
+    """True for bots that cannot play a real-time game (search takes turns)."""
 
     def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
         self.game = game
@@ -163,7 +165,12 @@ def bot_entries(game_id: str) -> list[BotEntry]:
         if exc.name != f"{package}.bots":
             raise
     own = [e for (g, _), e in _BOTS.items() if g == game_id]
-    general = [e for (g, n), e in _BOTS.items() if g is None and (game_id, n) not in _BOTS]
+    real_time = game_class(game_id).real_time
+    general = [
+        e
+        for (g, n), e in _BOTS.items()
+        if g is None and (game_id, n) not in _BOTS and not (real_time and e.cls.turn_based_only)
+    ]
     return own + general
 
 

@@ -64,6 +64,7 @@ class IsmctsBot(Bot):
     """Information-set Monte Carlo tree search over samples of what the seat cannot see."""
 
     name = "ismcts"
+    turn_based_only = True
     params: ClassVar[tuple[Option, ...]] = (
         Option("iterations", 1000, "iterations per move", minimum=1, maximum=10_000_000),
         Option(
