@@ -371,3 +371,28 @@ def runs_of_suit(
         )
         _RUN_TABLE[key] = got
     return got
+
+
+_SET_LEADS: dict[tuple[int, int, tuple[int, ...]], tuple[RatsAction, ...]] = {}
+_RUN_LEADS: dict[tuple[int, int, tuple[int, ...]], tuple[RatsAction, ...]] = {}
+
+
+def set_leads(rank: int, suits: int, jokers: tuple[int, ...]) -> tuple[RatsAction, ...]:
+    """The actions of :func:`sets_of_rank` alone (for listing leads without unpacking)."""
+    key = (rank, suits, jokers)
+    got = _SET_LEADS.get(key)
+    if got is None:
+        got = _SET_LEADS[key] = tuple(a for _, a in sets_of_rank(rank, suits, jokers))
+    return got
+
+
+def run_leads(suit: int, ranks: int, jokers: tuple[int, ...]) -> tuple[RatsAction, ...]:
+    """The actions of :func:`runs_of_suit` alone (for listing leads without unpacking)."""
+    if not jokers:
+        starts = ranks & (ranks >> 1) & (ranks >> 2)
+        ranks &= starts | (starts << 1) | (starts << 2)
+    key = (suit, ranks, jokers)
+    got = _RUN_LEADS.get(key)
+    if got is None:
+        got = _RUN_LEADS[key] = tuple(a for _, a in runs_of_suit(suit, ranks, jokers))
+    return got

@@ -31,8 +31,10 @@ from .combos import (
     make_action,
     parse_action,
     rank_plural,
+    run_leads,
     run_value,
     runs_of_suit,
+    set_leads,
     set_rank,
     sets_of_rank,
     why_not_combination,
@@ -1047,12 +1049,12 @@ def _leads(hand: tuple[int, ...]) -> list[RatsAction]:
     for rank in range(13):
         suits = by_rank[rank]
         if suits and (jokers or suits & (suits - 1)):
-            out.extend([a for _, a in sets_of_rank(rank, suits, jokers)])
+            out.extend(set_leads(rank, suits, jokers))
     if len(hand) >= 3:
         for suit in range(4):
             ranks = by_suit[suit]
             if ranks and (jokers or ranks & (ranks << 1) & (ranks << 2)):
-                out.extend([a for _, a in runs_of_suit(suit, ranks, jokers)])
+                out.extend(run_leads(suit, ranks, jokers))
     return out
 
 
