@@ -43,3 +43,20 @@ def test_mirrored_deals_give_both_bots_the_same_hands() -> None:
     )
     sa, sb = result.scores[("highest", "highest:spite=true")]
     assert sa == sb
+
+
+def test_markdown_crosstable_keeps_a_decimal() -> None:
+    from ratgames.tournament import TournamentResult
+
+    result = TournamentResult(
+        "test-high-card",
+        2,
+        {},
+        ["a", "b"],
+        200,
+        scores={("a", "b"): (199.0, 1.0)},
+        ratings={"a": 1900.0, "b": 1100.0},
+        intervals={"a": (1850.0, 1950.0), "b": (1050.0, 1150.0)},
+    )
+    table = result.markdown()
+    assert "99.5%" in table and "0.5%" in table and "100%" not in table

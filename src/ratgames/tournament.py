@@ -93,7 +93,7 @@ class TournamentResult:
         ]
         for i, b in enumerate(order):
             lo, hi = self.intervals[b]
-            cells = ["-" if b == o else f"{100 * self.score_of(b, o):.0f}%" for o in order]
+            cells = ["-" if b == o else f"{100 * self.score_of(b, o):.1f}%" for o in order]
             lines.append(
                 f"| {i + 1} | `{b}` | {self.ratings[b]:.0f} | {lo:.0f} to {hi:.0f} | "
                 + " | ".join(cells)
