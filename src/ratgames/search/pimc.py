@@ -20,10 +20,10 @@ Parameters (``pimc:iterations=400,rollout=heuristic``):
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ratgames.core.bots import SeatView, register_bot
-from ratgames.core.game import Action, Game
+from ratgames.core.game import Action
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
@@ -34,29 +34,11 @@ class PimcBot(IsmctsBot):
     """Every legal action tried on the same samples with the same rollouts; the best mean wins."""
 
     name = "pimc"
+    # The budget counts rollouts here; the other settings are the tree search's own.
     params: ClassVar[tuple[Option, ...]] = (
         Option("iterations", 400, "rollouts per move", minimum=1, maximum=10_000_000),
-        Option(
-            "seconds",
-            0.0,
-            "time budget per move in seconds (0: use iterations)",
-            minimum=0.0,
-            maximum=3600.0,
-        ),
-        Option(
-            "rollout", "heuristic", "how samples are played out", choices=("random", "heuristic")
-        ),
-        Option("depth", 2000, "most actions in one rollout", minimum=1, maximum=1_000_000),
-        Option(
-            "horizon",
-            "round",
-            "where a rollout stops: the end of the round in play, or of the game",
-            choices=("round", "game"),
-        ),
+        *(p for p in IsmctsBot.params if p.name in ("seconds", "rollout", "depth", "horizon")),
     )
-
-    def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
-        super().__init__(game, seed, **params)
 
     def act(self, view: SeatView) -> Action:
         legal = view.legal_actions()

@@ -976,6 +976,9 @@ class RatscrewState(State):
         return [e.copy() for e in self.pub_events]
 
     def spectator_view(self) -> dict[str, JSON]:
+        return self._table_view(True)
+
+    def _table_view(self, events: bool) -> dict[str, JSON]:
         g = self.game
         text = _TEXT.__getitem__
         seen = _SEEN_TEXT
@@ -1011,7 +1014,7 @@ class RatscrewState(State):
             "stacks": stacks,
             "cards_played": self.played,
             "piles_won": self.piles_won,
-            "events": self.recent_events(),
+            "events": self.recent_events() if events else [],
             "result": self._result_json(),
         }
 
@@ -1023,9 +1026,7 @@ class RatscrewState(State):
         return {"winners": list(out.winners), "reason": out.reason}
 
     def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
-        view = self.spectator_view()
-        if not events:
-            view["events"] = []
+        view = self._table_view(events)
         view["seat"] = seat
         view["may_slap"] = (
             self.phase != OVER and self.last_slap[seat] < self.version and self.may_slap(seat)

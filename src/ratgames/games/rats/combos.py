@@ -352,16 +352,22 @@ def sets_of_rank(
     return got
 
 
+def _run_ranks(ranks: int, jokers: tuple[int, ...]) -> int:
+    """The ranks of ``ranks`` that can be in a run.  Without jokers only cards inside three or
+    more in a row can: keying the tables on those alone keeps them small (a hand's stray cards
+    make no new entries)."""
+    if jokers:
+        return ranks
+    starts = ranks & (ranks >> 1) & (ranks >> 2)
+    return ranks & (starts | (starts << 1) | (starts << 2))
+
+
 def runs_of_suit(
     suit: int, ranks: int, jokers: tuple[int, ...]
 ) -> tuple[tuple[int, RatsAction], ...]:
     """The runs (as ``(value, action)``) made of the cards of ``suit`` whose sequence ranks are
     in the bit mask ``ranks`` (ace = bit 0 ... king = bit 12), with any of ``jokers``."""
-    if not jokers:
-        # Without jokers only cards inside three or more in a row can be in a run: keying on
-        # those alone keeps the table small (a hand's stray cards do not make new entries).
-        starts = ranks & (ranks >> 1) & (ranks >> 2)
-        ranks &= starts | (starts << 1) | (starts << 2)
+    ranks = _run_ranks(ranks, jokers)
     key = (suit, ranks, jokers)
     got = _RUN_TABLE.get(key)
     if got is None:
@@ -388,10 +394,7 @@ def set_leads(rank: int, suits: int, jokers: tuple[int, ...]) -> tuple[RatsActio
 
 def run_leads(suit: int, ranks: int, jokers: tuple[int, ...]) -> tuple[RatsAction, ...]:
     """The actions of :func:`runs_of_suit` alone (for listing leads without unpacking)."""
-    if not jokers:
-        starts = ranks & (ranks >> 1) & (ranks >> 2)
-        ranks &= starts | (starts << 1) | (starts << 2)
-    key = (suit, ranks, jokers)
+    key = (suit, _run_ranks(ranks, jokers), jokers)
     got = _RUN_LEADS.get(key)
     if got is None:
         got = _RUN_LEADS[key] = tuple(a for _, a in runs_of_suit(suit, ranks, jokers))
