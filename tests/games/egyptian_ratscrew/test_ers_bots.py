@@ -2,37 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from tests.games.egyptian_ratscrew.helpers import GID, game, table
 
 import ratgames
-from ratgames.cards import card_text, parse_card
 from ratgames.core.bots import SeatView, make_bot
 from ratgames.core.errors import OptionError
 from ratgames.core.runner import play_game
 from ratgames.games.egyptian_ratscrew.bots import LEVEL_PROFILES, LEVELS, ReflexBot
-from ratgames.games.egyptian_ratscrew.rules import EgyptianRatscrew, RatscrewState
 from ratgames.levels import levels_for
-
-GID = "egyptian-ratscrew"
-
-
-def game(players: int = 2, **options: Any) -> EgyptianRatscrew:
-    g = ratgames.get_game(GID, players=players, options=options)
-    assert isinstance(g, EgyptianRatscrew)
-    return g
-
-
-def table(g: EgyptianRatscrew, *stacks: str) -> RatscrewState:
-    named = [s.split() for s in stacks]
-    used = {parse_card(c) for s in named for c in s}
-    filler = [card_text(c) for c in sorted(g.deck()) if c not in used]
-    for i in range(len(named)):
-        named[i] += filler[i :: len(named)]
-    state = g.new_state(seed=1, deal={"stacks": named})
-    assert isinstance(state, RatscrewState)
-    return state
 
 
 def bot(spec: str, seed: int = 1) -> ReflexBot:

@@ -4,33 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import ratgames
-from ratgames.cards import card_text, parse_card
+from tests.games.egyptian_ratscrew.helpers import game, table
+
 from ratgames.core.bots import make_bot
 from ratgames.games.egyptian_ratscrew.render import render
-from ratgames.games.egyptian_ratscrew.rules import EgyptianRatscrew, RatscrewState
+from ratgames.games.egyptian_ratscrew.rules import EgyptianRatscrew
 
 if TYPE_CHECKING:
     from tests.conftest import OpenTable
-
-GID = "egyptian-ratscrew"
-
-
-def game(players: int = 2, **options: Any) -> EgyptianRatscrew:
-    g = ratgames.get_game(GID, players=players, options=options)
-    assert isinstance(g, EgyptianRatscrew)
-    return g
-
-
-def table(g: EgyptianRatscrew, *stacks: str) -> RatscrewState:
-    named = [s.split() for s in stacks]
-    used = {parse_card(c) for s in named for c in s}
-    filler = [card_text(c) for c in sorted(g.deck()) if c not in used]
-    for i in range(len(named)):
-        named[i] += filler[i :: len(named)]
-    state = g.new_state(seed=1, deal={"stacks": named})
-    assert isinstance(state, RatscrewState)
-    return state
 
 
 def quiet_bot(g: EgyptianRatscrew, pace: int = 5000) -> Any:
