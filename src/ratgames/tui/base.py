@@ -53,16 +53,38 @@ class GamePanel(Widget, can_focus=True):
         return ""
 
 
-class HandPanel(GamePanel):
+class ObservingPanel(GamePanel):
+    """A panel that keeps what it was last shown: the observation as ``obs`` (None until the first
+    :meth:`show`), the legal actions as ``legal`` and the seats to act as ``to_act``.
+
+    :meth:`show` stores them and asks for a redraw.  The redraw happens after ``show`` returns, so
+    a subclass's ``show`` may call this one first and then follow the new observation (report its
+    events, update a prompt) with ``self.obs`` already up to date.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.obs: dict[str, Any] | None = None
+        self.legal: list[Action] = []
+        self.to_act: list[int] = []
+
+    def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
+        self.obs = observation
+        self.legal = legal
+        self.to_act = to_act
+        self.refresh(layout=True)
+
+
+class HandPanel(ObservingPanel):
     """A panel for a game where you hold a hand of cards: a cursor moves along it, cards get marked.
 
     ``left``/``right`` move the cursor, wrapping around the hand; :meth:`action_mark` marks or
     unmarks the card under it (subclasses bind it, usually to ``space``, with their own label).
-    :meth:`show` keeps the observation, the legal actions and the seats to act; it drops marks on
-    cards that left the hand and keeps the cursor in the hand.  A subclass that reports events
-    does so in its own ``show`` and then calls this one.  :meth:`append_hand` draws the hand with
-    the cursor in reverse video and marked cards bracketed in green.  The observation must give
-    the hand as ``observation["hand"]``, a list of card texts.
+    :meth:`show` keeps what :class:`ObservingPanel` keeps; it drops marks on cards that left the
+    hand and keeps the cursor in the hand.  A subclass that reports events does so in its own
+    ``show`` and then calls this one.  :meth:`append_hand` draws the hand with the cursor in
+    reverse video and marked cards bracketed in green.  The observation must give the hand as
+    ``observation["hand"]``, a list of card texts.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -72,20 +94,14 @@ class HandPanel(GamePanel):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.obs: dict[str, Any] | None = None
-        self.legal: list[Action] = []
-        self.to_act: list[int] = []
         self.cursor = 0
         self.marked: set[str] = set()
 
     def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
-        self.obs = observation
-        self.legal = legal
-        self.to_act = to_act
         hand = observation["hand"]
         self.marked &= set(hand)
         self.cursor = max(0, min(self.cursor, len(hand) - 1))
-        self.refresh(layout=True)
+        super().show(observation, legal, to_act)
 
     def current_card(self) -> str | None:
         """The card under the cursor, or None with no hand."""

@@ -14,13 +14,13 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from ratgames.core.game import Action
-from ratgames.tui.base import GamePanel
+from ratgames.tui.base import ObservingPanel
 
 from .render import PILE_SHOWN, challenge_text, describe_event
 from .rules import COLLECT_ACTION, PLAY_ACTION, slap
 
 
-class Panel(GamePanel):
+class Panel(ObservingPanel):
     """The stacks, the pile's top cards, the challenge in progress, whose move it is."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -31,23 +31,17 @@ class Panel(GamePanel):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.obs: dict[str, Any] | None = None
-        self.legal: list[Action] = []
-        self.to_act: list[int] = []
         self.last_event = 0
 
     # --- drawing --------------------------------------------------------------------------------
 
     def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
-        self.obs = observation
-        self.legal = legal
-        self.to_act = to_act
+        super().show(observation, legal, to_act)
         for event in observation["events"]:
             if event["n"] > self.last_event:
                 self._notice(event)
         if observation["events"]:
             self.last_event = max(self.last_event, observation["events"][-1]["n"])
-        self.refresh(layout=True)
 
     def _notice(self, event: dict[str, Any]) -> None:
         """A line in the log for everything but plain plays (the pile shows those)."""

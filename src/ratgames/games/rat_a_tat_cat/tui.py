@@ -17,12 +17,12 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 
 from ratgames.core.game import Action
-from ratgames.tui.base import GamePanel
+from ratgames.tui.base import ObservingPanel
 
 from .rules import DISCARD, DRAW, END, KNOCK, NOSWAP, PEEKS, REPLACE, SLOTS, SWAPS, TAKE
 
 
-class Panel(GamePanel):
+class Panel(ObservingPanel):
     """Your row, the other rows, the piles, whose turn it is, the scores, what just happened."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -39,9 +39,6 @@ class Panel(GamePanel):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.obs: dict[str, Any] | None = None
-        self.legal: list[Action] = []
-        self.to_act: list[int] = []
         self.looking: set[int] = set()
         self.last_event = 0
         self.swap_keys: list[int] | None = None
@@ -50,9 +47,7 @@ class Panel(GamePanel):
     # --- drawing --------------------------------------------------------------------------------
 
     def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
-        self.obs = observation
-        self.legal = legal
-        self.to_act = to_act
+        super().show(observation, legal, to_act)
         for event in observation["events"]:
             if event["n"] <= self.last_event:
                 continue
@@ -62,7 +57,6 @@ class Panel(GamePanel):
         if self.swap_keys is not None and not self._can_swap():
             self.swap_keys = None
         self.prompt = self._prompt()
-        self.refresh(layout=True)
 
     def _notice(self, event: dict[str, Any]) -> None:
         """Follow what happened: what you are looking at now, and a line for the log."""
