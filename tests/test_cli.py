@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 import ratgames
-from ratgames.cli import expand_multi_values, main
+from ratgames.cli import LogProgress, app, expand_multi_values, main
 from ratgames.core import make_bot, play_game
 
 
@@ -144,6 +145,72 @@ def test_simulate_sweep_gives_one_row_per_value(capsys: pytest.CaptureFixture[st
     rows = [line for line in out.splitlines() if line.startswith("\u2502")]
     assert len(rows) == 2, out
     assert rows[0].split()[1] == "2" and rows[1].split()[1] == "20"
+
+
+@pytest.fixture
+def no_tty_override(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """No environment variable that makes Rich take a pipe for a terminal."""
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_simulate_off_a_terminal_reports_progress_in_plain_lines_on_stderr(
+    no_tty_override: pytest.MonkeyPatch,
+) -> None:
+    """CliRunner's stderr is no terminal: progress comes as log lines, the results as before."""
+    args = "simulate test-high-card -g 40 -w 1 -b highest -b random -o turns=6"
+    logged = CliRunner().invoke(app, args)
+    assert logged.exit_code == 0, logged.output
+    assert "\x1b" not in logged.stderr
+    lines = logged.stderr.splitlines()
+    assert lines[0] == "test-high-card simulation: 0/40 games (0%), 0:00:00 elapsed"
+    assert [line.split()[2] for line in lines] == [f"{4 * i}/40" for i in range(11)]
+    assert "(50%)" in lines[5] and "elapsed, about" in lines[5]
+    assert lines[-1].startswith("test-high-card simulation: 40/40 games (100%), ")
+    # The same run with the bar (as on a terminal) prints the same results.
+    no_tty_override.setenv("TTY_INTERACTIVE", "1")
+    with_bar = CliRunner().invoke(app, args)
+    assert with_bar.exit_code == 0, with_bar.output
+    assert "\u2501" in with_bar.stderr and "simulation:" not in with_bar.stderr
+
+    def results(out: str) -> list[str]:
+        return [line for line in out.splitlines() if "games/s" not in line]
+
+    assert "win rate" in logged.stdout and "simulation:" not in logged.stdout
+    assert results(logged.stdout) == results(with_bar.stdout)
+
+
+def test_tournament_off_a_terminal_reports_progress_in_plain_lines_on_stderr(
+    no_tty_override: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    args = f"tournament test-high-card -g 4 -w 1 -b highest -b lowest --out {tmp_path / 't'}"
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0] == "test-high-card tournament: 0/4 games (0%), 0:00:00 elapsed"
+    assert lines[-1].startswith("test-high-card tournament: 4/4 games (100%), ")
+    assert "Saved" in result.stdout and "tournament:" not in result.stdout
+
+
+def test_log_progress_reports_every_tenth_and_between_them_every_30_seconds(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    now = [0.0]
+    progress = LogProgress(every=30, clock=lambda: now[0])
+    with progress:
+        task = progress.add_task("rats simulation", total=2000)
+        for _ in range(270):  # a game every 0.5 s
+            now[0] += 0.5
+            progress.advance(task, 1)
+    assert capsys.readouterr().err.splitlines() == [
+        "rats simulation: 0/2000 games (0%), 0:00:00 elapsed",
+        "rats simulation: 60/2000 games (3%), 0:00:30 elapsed, about 0:16:10 left",
+        "rats simulation: 120/2000 games (6%), 0:01:00 elapsed, about 0:15:40 left",
+        "rats simulation: 180/2000 games (9%), 0:01:30 elapsed, about 0:15:10 left",
+        "rats simulation: 200/2000 games (10%), 0:01:40 elapsed, about 0:15:00 left",
+        "rats simulation: 260/2000 games (13%), 0:02:10 elapsed, about 0:14:30 left",
+    ]
 
 
 def test_replay_text_steps_through_a_record(

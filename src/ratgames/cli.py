@@ -6,7 +6,10 @@ import json
 import os
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -17,6 +20,7 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    TaskID,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
@@ -251,7 +255,74 @@ def play(
         console.print(f"Record saved: {app_.record_path}")
 
 
-def _progress() -> Progress:
+@dataclass
+class _LogTask:
+    description: str
+    total: int
+    start: float
+    done: int = 0
+    tenths: int = 0  # tenths of the total reported so far
+    last_line: float = 0.0
+
+
+class LogProgress:
+    """Progress for a log file or a pipe: plain lines on stderr instead of an animated bar.
+
+    Each task reports when it starts, whenever it passes another tenth of its games, and in
+    between when a game finishes ``every`` seconds or more after the last line, e.g.
+    ``rats simulation: 400/2000 games (20%), 0:00:31 elapsed, about 0:02:04 left``.
+    It offers the part of :class:`rich.progress.Progress` the commands use.
+    """
+
+    def __init__(self, every: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every = every
+        self.clock = clock
+        self.tasks: list[_LogTask] = []
+
+    def __enter__(self) -> LogProgress:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: int) -> TaskID:
+        now = self.clock()
+        self.tasks.append(_LogTask(description, total, start=now, last_line=now))
+        self._line(self.tasks[-1], now)
+        return TaskID(len(self.tasks) - 1)
+
+    def advance(self, task_id: TaskID, advance: float = 1) -> None:
+        task = self.tasks[task_id]
+        task.done += int(advance)
+        now = self.clock()
+        tenths = 10 * task.done // task.total if task.total else 10
+        if tenths > task.tenths or now - task.last_line >= self.every:
+            task.tenths = tenths
+            task.last_line = now
+            self._line(task, now)
+
+    @staticmethod
+    def _line(task: _LogTask, now: float) -> None:
+        elapsed = now - task.start
+        line = (
+            f"{task.description}: {task.done}/{task.total} games "
+            f"({100 * task.done // max(task.total, 1)}%), {_clock_time(elapsed)} elapsed"
+        )
+        if 0 < task.done < task.total:
+            left = elapsed * (task.total - task.done) / task.done
+            line += f", about {_clock_time(left)} left"
+        click.echo(line, err=True)
+
+
+def _clock_time(seconds: float) -> str:
+    return str(timedelta(seconds=round(seconds)))
+
+
+def _progress() -> Progress | LogProgress:
+    """A progress bar on stderr when it is an interactive terminal, else plain progress lines."""
+    console = Console(stderr=True)
+    if not console.is_interactive:
+        return LogProgress()
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -259,7 +330,7 @@ def _progress() -> Progress:
         TaskProgressColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=err,
+        console=console,
         transient=False,
     )
 
@@ -321,7 +392,10 @@ def simulate(
     sweep: str | None,
     sweep_all: bool,
 ) -> None:
-    """Play bot-vs-bot games in parallel and report win rates, lengths and points."""
+    """Play bot-vs-bot games in parallel and report win rates, lengths and points.
+
+    Progress goes to stderr: a bar on a terminal; otherwise (a pipe, a log file) a plain line at
+    the start, at every tenth of the games and every 30 seconds or so in between."""
     from .sim import SimConfig, SimResult
     from .sim import simulate as run
 
@@ -352,11 +426,13 @@ def simulate(
     results: list[tuple[str | None, SimResult]] = []
     with _progress() as progress:
         for label_value, row in runs:
-            label = game + (f" {param}={label_value}" if label_value is not None else "")
+            label = f"{game} simulation" + (
+                f" {param}={label_value}" if label_value is not None else ""
+            )
             task = progress.add_task(label, total=games_)
             config = SimConfig(game, g.players, dict(g.options), row, games_, seed, rotate)
 
-            def advance(k: int, task: Any = task) -> None:
+            def advance(k: int, task: TaskID = task) -> None:
                 progress.advance(task, k)
 
             results.append((label_value, run(config, workers=workers, on_progress=advance)))
@@ -499,7 +575,9 @@ def tournament(
     out: Path | None,
 ) -> None:
     """Rate bots: every pairing plays the same deals from every seat; Elo ratings with 95%
-    intervals and a crosstable."""
+    intervals and a crosstable.
+
+    Progress goes to stderr as for simulate: a bar on a terminal, else plain lines for a log."""
     from .tournament import run_tournament
 
     cls = game_class(game)
