@@ -151,3 +151,39 @@ def test_a_cut_iteration_is_scored_by_the_games_estimate() -> None:
     state.scores = (40, 0)  # type: ignore[attr-defined]
     ahead = win_shares(state, 2)
     assert ahead[0] > 0.8 and ahead[0] + ahead[1] == pytest.approx(1.0)
+
+
+def test_score_estimate_tells_a_narrow_loss_from_a_rout() -> None:
+    """``score=estimate`` scores a finished game by the game's estimate from the final scores;
+    ``score=result`` (the default) by who won."""
+    from ratgames.search.ismcts import win_shares
+
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+    margins = []
+    for seed in range(40):
+        state = play_game(game, [make_bot(game, "heuristic"), make_bot(game, "random")], seed=seed)
+        outcome = state.outcome()
+        assert outcome is not None
+        result = win_shares(state, 2)
+        estimate = win_shares(state, 2, estimate=True)
+        assert estimate == state.win_estimate()
+        assert estimate[0] + estimate[1] == pytest.approx(1.0)
+        if len(outcome.winners) == 1:
+            winner = outcome.winners[0]
+            assert result[winner] == 1.0
+            assert 0.5 < estimate[winner] < 1.0  # the winner's lower sum, softened
+            margins.append(estimate[winner])
+    assert len(set(margins)) > 3  # how close it was shows, not just who won
+
+
+@pytest.mark.parametrize("searcher", ["ismcts", "pimc"])
+def test_score_estimate_is_an_option_of_both_searchers(searcher: str) -> None:
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+    bots = [
+        make_bot(game, f"{searcher}:iterations=30,score=estimate", seed=3),
+        make_bot(game, "heuristic"),
+    ]
+    state = play_game(game, bots, seed=5)  # apply() would raise on an illegal move
+    assert state.is_over()
+    with pytest.raises(ratgames.RatgamesError, match="score"):
+        make_bot(game, f"{searcher}:score=margin")

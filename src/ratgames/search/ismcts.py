@@ -20,7 +20,10 @@ Parameters (``ismcts:iterations=2000,c=0.7,rollout=heuristic``):
   a draw, say), and in these games that costs more than the deeper look gains;
 * ``horizon``: ``round`` stops each iteration when the round (or deal) in play ends and scores
   the position with the game's :meth:`~ratgames.core.game.State.win_estimate`; ``game`` plays
-  every iteration to the end of the game.  Games without an estimate always play to the end.
+  every iteration to the end of the game.  Games without an estimate always play to the end;
+* ``score``: how a finished game is scored: ``result`` (1 for a win, a share for a tie, else 0)
+  or ``estimate`` (the game's estimate from the final scores, which tells a narrow loss from a
+  rout: less noise per play-out, where the game's scores say how close it was).
 """
 
 from __future__ import annotations
@@ -47,12 +50,15 @@ class Node:
         self.reward = 0.0  # summed reward of the seat that chose the action leading here
 
 
-def win_shares(state: State, players: int) -> list[float]:
+def win_shares(state: State, players: int, estimate: bool = False) -> list[float]:
     """Each seat's share of the win (1 for a sole winner, 1/k for a shared win, else 0); for a
-    game still going on, the game's estimate (or even shares if it has none)."""
+    game still going on, or with ``estimate`` always, the game's estimate from the scores (even
+    shares if it has none)."""
     outcome = state.outcome()
-    if outcome is None:
-        return state.win_estimate() or [1.0 / players] * players
+    if outcome is None or estimate:
+        shares = state.win_estimate()
+        if shares is not None or outcome is None:
+            return shares or [1.0 / players] * players
     share = 1.0 / len(outcome.winners)
     rewards = [0.0] * players
     for w in outcome.winners:
@@ -96,6 +102,13 @@ class IsmctsBot(Bot):
             "where an iteration stops: the end of the round in play, or of the game",
             choices=("round", "game"),
         ),
+        Option(
+            "score",
+            "result",
+            "how a finished game is scored: result (who won) or estimate (the game's win "
+            "estimate from the final scores, which tells a near miss from a rout)",
+            choices=("result", "estimate"),
+        ),
     )
 
     def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
@@ -110,6 +123,7 @@ class IsmctsBot(Bot):
         self.depth: int = values["depth"]
         self.horizon: str = values["horizon"]
         self.tree: int = values.get("tree", 0)
+        self.score_estimate = values.get("score", "result") == "estimate"
         self.last_iterations = 0
         self._rollout_bots: list[Bot] | None = None
         if self.rollout == "heuristic":
@@ -126,6 +140,7 @@ class IsmctsBot(Bot):
         rng = self.rng
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
+        by_round: bool | None = None
         while True:
             if deadline is not None:
                 if done and time.perf_counter() >= deadline:
@@ -134,7 +149,9 @@ class IsmctsBot(Bot):
                 break
             state = view.sample_consistent(Rng(rng.next64()))
             state.set_recording(False)
-            self._iterate(root, state, rng)
+            if by_round is None:
+                by_round = self._by_round(state)
+            self._iterate(root, state, rng, by_round)
             done += 1
         self.last_iterations = done
         me = view.seat
@@ -148,15 +165,17 @@ class IsmctsBot(Bot):
                 best, best_key = action, key
         return best if best is not None else legal[rng.randbelow(len(legal))]
 
-    def _iterate(self, root: Node, state: State, rng: Rng) -> None:
+    def _by_round(self, state: State) -> bool:
+        """Whether play-outs stop at the end of the round: asked for, and the game can judge it."""
+        return self.horizon == "round" and state.win_estimate() is not None
+
+    def _iterate(self, root: Node, state: State, rng: Rng, by_round: bool) -> None:
         players = state.game.players
         path: list[tuple[Node, int]] = []
         node = root
         c = self.c
         # Where the iteration stops: the end of the stage in play, if the game can judge it.
-        stage = -1
-        if self.horizon == "round" and state.win_estimate() is not None:
-            stage = state.stage()
+        stage = state.stage() if by_round else -1
         # Selection and expansion.
         limit = self.tree or 1 << 30
         while not state.is_over() and (stage < 0 or state.stage() == stage) and len(path) < limit:
@@ -191,7 +210,7 @@ class IsmctsBot(Bot):
             node = chosen[0]
         # Rollout.
         self._playout(state, rng, stage)
-        rewards = win_shares(state, players)
+        rewards = win_shares(state, players, self.score_estimate)
         for child, seat in path:
             child.visits += 1
             child.reward += rewards[seat]

@@ -14,7 +14,7 @@ Parameters (``pimc:iterations=400,rollout=heuristic``):
 * ``iterations``: rollouts per move, shared out among the legal actions (at least one sample);
 * ``seconds``: a time budget per move instead;
 * ``rollout``: ``heuristic`` (the game's heuristic bot plays every seat) or ``random``;
-* ``depth``, ``horizon``: as for ``ismcts``.
+* ``depth``, ``horizon``, ``score``: as for ``ismcts``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,11 @@ class PimcBot(IsmctsBot):
     # The budget counts rollouts here; the other settings are the tree search's own.
     params: ClassVar[tuple[Option, ...]] = (
         Option("iterations", 400, "rollouts per move", minimum=1, maximum=10_000_000),
-        *(p for p in IsmctsBot.params if p.name in ("seconds", "rollout", "depth", "horizon")),
+        *(
+            p
+            for p in IsmctsBot.params
+            if p.name in ("seconds", "rollout", "depth", "horizon", "score")
+        ),
     )
 
     def act(self, view: SeatView) -> Action:
@@ -51,6 +55,7 @@ class PimcBot(IsmctsBot):
         samples = max(1, self.iterations // len(legal))
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
+        by_round: bool | None = None
         last = 0.0  # how long the last sample took: the next one must fit in the budget too
         while True:
             started = time.perf_counter()
@@ -62,16 +67,16 @@ class PimcBot(IsmctsBot):
             sample = view.sample_consistent(Rng(rng.next64()))
             sample.set_recording(False)
             players = sample.game.players
-            stage = -1
-            if self.horizon == "round" and sample.win_estimate() is not None:
-                stage = sample.stage()
+            if by_round is None:
+                by_round = self._by_round(sample)
+            stage = sample.stage() if by_round else -1
             seed = rng.next64()
             for i, action in enumerate(legal):
                 state = sample.clone()
                 state.apply(me, action)
                 self._reseed_rollout(seed)
                 self._playout(state, Rng(seed), stage)
-                totals[i] += win_shares(state, players)[me]
+                totals[i] += win_shares(state, players, self.score_estimate)[me]
             done += 1
             last = time.perf_counter() - started
         self.last_iterations = done * len(legal)
