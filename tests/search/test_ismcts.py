@@ -187,3 +187,30 @@ def test_score_estimate_is_an_option_of_both_searchers(searcher: str) -> None:
     assert state.is_over()
     with pytest.raises(ratgames.RatgamesError, match="score"):
         make_bot(game, f"{searcher}:score=margin")
+
+
+def test_pimc_overrules_the_heuristic_only_on_evidence() -> None:
+    """With ``confidence`` set, pimc keeps the heuristic's move unless another move beats it on
+    the same samples by that many standard errors: at an impossible bar it is the heuristic."""
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+    differs = {10.0: 0, 0.0: 0}
+    decisions = 0
+    for confidence in differs:
+        searcher = make_bot(game, f"pimc:iterations=40,confidence={confidence}", seed=2)
+        for seed in range(3):
+            state = game.new_state(seed=seed)
+            heuristic = make_bot(game, "heuristic")
+            searcher.new_game(0)
+            while not state.is_over():
+                seat = state.seats_to_act()[0]
+                view = SeatView(state, seat)
+                heuristic.new_game(seat)
+                own = heuristic.act(view)
+                action = searcher.act(view) if seat == 0 else own
+                if seat == 0 and len(state.legal_actions(seat)) > 1:
+                    decisions += 1
+                    differs[confidence] += action != own
+                state.apply(seat, action)
+    assert decisions > 20
+    assert differs[10.0] == 0
+    assert differs[0.0] > 0  # the plain best mean does overrule it: the test can tell
