@@ -1,7 +1,8 @@
 """Difficulty levels for players: ``easy``, ``normal``, ``hard`` and ``expert``, per game.
 
 A game may name its own levels in its ``bots`` module as ``LEVELS = {"easy": "heuristic:...",
-...}``; otherwise the levels below apply.
+...}``; otherwise the levels below apply.  The search bots play their samples out with the game's
+heuristic bot, or at random where the game has none.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ LEVEL_NAMES = ("easy", "normal", "hard", "expert")
 GENERAL_LEVELS = {
     "easy": "random",
     "normal": "heuristic",
-    "hard": "ismcts:iterations=300,rollout=heuristic,tree=1",
-    "expert": "ismcts:seconds=1.5,rollout=heuristic,tree=1",
+    "hard": "ismcts:iterations=300,tree=1",
+    "expert": "ismcts:seconds=1.5,tree=1",
 }
 
 
@@ -37,9 +38,6 @@ def levels_for(game_id: str) -> dict[str, str]:
         spec = own.get(level) or GENERAL_LEVELS[level]
         if spec.partition(":")[0] not in names:
             spec = "heuristic" if "heuristic" in names else "random"
-        if "heuristic" not in names:
-            # Search still works; its samples are played out at random instead.
-            spec = spec.replace("rollout=heuristic", "rollout=random")
         out[level] = spec
     return out
 

@@ -196,8 +196,8 @@ class HeuristicBot(Bot):
 LEVELS = {
     "easy": "random",
     "normal": "heuristic",
-    "hard": "ismcts:iterations=100,rollout=heuristic,tree=1",
-    "expert": "ismcts:seconds=1.5,rollout=heuristic,tree=1",
+    "hard": "ismcts:iterations=100,tree=1",
+    "expert": "ismcts:seconds=1.5,tree=1",
 }
 """The difficulty levels: search one move deep, the heuristic playing each sample out."""
 

@@ -256,8 +256,8 @@ class HeuristicBot(Bot):
 LEVELS = {
     "easy": "heuristic:memory=0.5",
     "normal": "heuristic",
-    "hard": "ismcts:iterations=300,rollout=heuristic,tree=1",
-    "expert": "ismcts:seconds=1.5,rollout=heuristic,tree=1",
+    "hard": "ismcts:iterations=300,tree=1",
+    "expert": "ismcts:seconds=1.5,tree=1",
 }
 """The difficulty levels: a forgetful heuristic, the heuristic, then search one move deep with
 the heuristic playing each sample out."""
