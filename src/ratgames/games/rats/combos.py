@@ -14,8 +14,9 @@ as three of a kind or as a run, so that play names its reading (``5H BJ RJ set``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from ratgames.cards import SUIT_NAMES, card_text, parse_card
 from ratgames.core.errors import IllegalAction
@@ -399,3 +400,197 @@ def run_leads(suit: int, ranks: int, jokers: tuple[int, ...]) -> tuple[RatsActio
     if got is None:
         got = _RUN_LEADS[key] = tuple(a for _, a in runs_of_suit(suit, ranks, jokers))
     return got
+
+
+# --- tables keyed by part of a hand's bit mask ------------------------------------------------
+#
+# A hand is also kept as a bit mask (bit ``c`` for card ``c``).  Masking it with one of the keys
+# below gives an int that names both the part of the hand a table entry is about (its bits say
+# which ranks or which suit) and the jokers held, so a single dict lookup finds the plays that
+# part allows.  Every table is filled on first use and bounded by its key space.
+
+JOKER_BITS = 3 << 52
+NATURAL_BITS = (1 << 52) - 1
+
+_V = TypeVar("_V")
+
+
+class _Table(dict[int, _V]):
+    """A dict that computes a missing entry with ``make(key)`` and keeps it."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[int], _V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: int) -> _V:
+        value = self[key] = self.make(key)
+        return value
+
+
+def _jokers_of(mask: int) -> tuple[int, ...]:
+    return tuple(c for c in JOKERS if mask >> c & 1)
+
+
+def _singles_and_sets(key: int) -> tuple[tuple[RatsAction, ...], tuple[RatsAction, ...]]:
+    """For a hand's cards of two ranks (and its jokers): their singles, and the set leads of
+    those ranks (in the order of :func:`set_leads`, rank by rank)."""
+    jokers = _jokers_of(key)
+    singles = tuple(SINGLES[c] for c in range(52) if key >> c & 1)
+    sets: list[RatsAction] = []
+    for rank in range(13):
+        suits = key >> (rank * 4) & 15
+        if suits and (jokers or suits & (suits - 1)):
+            sets.extend(set_leads(rank, suits, jokers))
+    return singles, tuple(sets)
+
+
+LEAD_KEYS = tuple(((255 << (8 * i)) | JOKER_BITS) for i in range(7))
+"""Masks of the two-rank parts of a hand (ranks 2-3, 4-5, ..., K-A), with the jokers."""
+LEAD_PARTS: _Table[tuple[tuple[RatsAction, ...], tuple[RatsAction, ...]]] = _Table(
+    _singles_and_sets
+)
+"""``LEAD_PARTS[hand_mask & LEAD_KEYS[i]]``: the singles and set leads of part ``i``."""
+
+
+_BELOW_ACES = (1 << 48) - 1
+
+
+def run_cards(mask: int) -> int:
+    """The natural cards of the hand with bit mask ``mask`` that can be in a run, as a mask in
+    sequence order (bit ``seq_rank * 4 + suit``, so the ace comes first) with the hand's jokers.
+    Without jokers only cards inside three or more in a row of one suit can be in a run (as in
+    :func:`runs_of_suit`); the tables keyed by this mask stay small that way."""
+    jokers = mask & JOKER_BITS
+    seq = (mask & _BELOW_ACES) << 4 | mask >> 48 & 15
+    if not jokers:
+        starts = seq & seq >> 4 & seq >> 8
+        return seq & (starts | starts << 4 | starts << 8)
+    return seq | jokers
+
+
+SEQ_SUIT_KEYS = tuple(sum(1 << (q * 4 + suit) for q in range(13)) | JOKER_BITS for suit in range(4))
+"""Masks of one suit (and the jokers) of a :func:`run_cards` mask."""
+
+
+def _suit_ranks(key: int) -> tuple[int, int]:
+    """The suit of the natural cards of a one-suit :func:`run_cards` key (-1 if none) and the
+    bit mask of their sequence ranks."""
+    naturals = key & NATURAL_BITS
+    if not naturals:
+        return -1, 0
+    suit = ((naturals & -naturals).bit_length() - 1) & 3
+    ranks = 0
+    for q in range(13):
+        if naturals >> (q * 4 + suit) & 1:
+            ranks |= 1 << q
+    return suit, ranks
+
+
+def _suit_run_leads(key: int) -> tuple[RatsAction, ...]:
+    suit, ranks = _suit_ranks(key)
+    return run_leads(suit, ranks, _jokers_of(key)) if suit >= 0 else ()
+
+
+RUN_LEADS: _Table[tuple[RatsAction, ...]] = _Table(_suit_run_leads)
+"""``RUN_LEADS[run_cards(hand_mask) & SEQ_SUIT_KEYS[suit]]``: the runs of that suit, as
+:func:`run_leads`."""
+
+
+def leads_of_mask(mask: int) -> list[RatsAction]:
+    """Every lead of the hand with bit mask ``mask``, each once: singles, sets by rank, then
+    runs by suit (a hand of jokers alone leads a joker)."""
+    if not mask & NATURAL_BITS:
+        return [SINGLES[c] for c in JOKERS if mask >> c & 1]
+    parts = LEAD_PARTS
+    k = LEAD_KEYS
+    p0 = parts[mask & k[0]]
+    p1 = parts[mask & k[1]]
+    p2 = parts[mask & k[2]]
+    p3 = parts[mask & k[3]]
+    p4 = parts[mask & k[4]]
+    p5 = parts[mask & k[5]]
+    p6 = parts[mask & k[6]]
+    out = [
+        *p0[0], *p1[0], *p2[0], *p3[0], *p4[0], *p5[0], *p6[0],
+        *p0[1], *p1[1], *p2[1], *p3[1], *p4[1], *p5[1], *p6[1],
+    ]  # fmt: skip
+    # run_cards(mask), inline: this is the hottest path of random play.
+    jokers = mask & JOKER_BITS
+    seq = (mask & _BELOW_ACES) << 4 | mask >> 48 & 15
+    if jokers:
+        seq |= jokers
+    else:
+        starts = seq & seq >> 4 & seq >> 8
+        seq &= starts | starts << 4 | starts << 8
+        if not seq:
+            return out
+    runs = RUN_LEADS
+    s = SEQ_SUIT_KEYS
+    out += runs[seq & s[0]]
+    out += runs[seq & s[1]]
+    out += runs[seq & s[2]]
+    out += runs[seq & s[3]]
+    return out
+
+
+def _set_follows(size: int) -> _Table[tuple[RatsAction, ...]]:
+    def make(key: int) -> tuple[RatsAction, ...]:
+        naturals = key & NATURAL_BITS
+        if not naturals:
+            return ()
+        rank = ((naturals & -naturals).bit_length() - 1) >> 2
+        suits = naturals >> (rank * 4)
+        jokers = _jokers_of(key)
+        if not (jokers or suits & (suits - 1)):
+            return ()
+        return tuple(a for n, a in sets_of_rank(rank, suits, jokers) if n == size)
+
+    return _Table(make)
+
+
+RANK_KEYS = tuple((15 << (rank * 4)) | JOKER_BITS for rank in range(13))
+"""Masks of the cards of each rank of a hand, with the jokers."""
+SET_FOLLOWS = {size: _set_follows(size) for size in (2, 3, 4)}
+"""``SET_FOLLOWS[size][hand_mask & RANK_KEYS[rank]]``: the sets of ``size`` cards of that rank."""
+
+
+def _run_follows(length: int) -> _Table[tuple[tuple[int, RatsAction], ...]]:
+    def make(key: int) -> tuple[tuple[int, RatsAction], ...]:
+        suit, ranks = _suit_ranks(key)
+        if suit < 0:
+            return ()
+        runs = runs_of_suit(suit, ranks, _jokers_of(key))
+        return tuple((v, a) for v, a in runs if len(a.cards) == length)
+
+    return _Table(make)
+
+
+RUN_FOLLOWS = {length: _run_follows(length) for length in range(3, 14)}
+"""``RUN_FOLLOWS[length][run_cards(hand_mask) & SEQ_SUIT_KEYS[suit]]``: the runs of ``length``
+cards of that suit, as ``(value, action)`` in the order of :func:`runs_of_suit`."""
+
+BEAT_SINGLES: _Table[tuple[RatsAction, ...]] = _Table(
+    lambda key: tuple(SINGLES[c] for c in range(52) if key >> c & 1)
+)
+"""``BEAT_SINGLES[mask]``: the singles of the natural cards of ``mask``, in card order."""
+
+_DISCARD_BYTES = tuple(
+    tuple(
+        tuple(DISCARD1[base + i] for i in range(8) if b >> i & 1 and base + i < 54)
+        for b in range(256)
+    )
+    for base in range(0, 56, 8)
+)
+
+
+def discards_of_mask(mask: int, before: tuple[RatsAction, ...] = ()) -> list[RatsAction]:
+    """The actions ``before``, then one discard step for each card of ``mask`` (jokers
+    included) in card order."""
+    t = _DISCARD_BYTES
+    return [
+        *before, *t[0][mask & 255], *t[1][mask >> 8 & 255], *t[2][mask >> 16 & 255],
+        *t[3][mask >> 24 & 255], *t[4][mask >> 32 & 255], *t[5][mask >> 40 & 255],
+        *t[6][mask >> 48],
+    ]  # fmt: skip

@@ -2,11 +2,15 @@
 
 The rules in the project's own words are in :meth:`Rats.rules`.  A state keeps each hand as a
 sorted tuple of card ints and each reserve as a bit mask (the order of a reserve never matters:
-it is shuffled before anyone draws from it), so states are cheap to clone and compare.
+it is shuffled before anyone draws from it), so states are cheap to clone and compare.  Each
+hand is also kept as a bit mask (``hand_masks``, updated with the hand wherever it changes):
+move generation reads its plays from tables keyed by parts of that mask (see
+:mod:`ratgames.games.rats.combos`).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,25 +22,29 @@ from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
 from .combos import (
+    BEAT_SINGLES,
     DISCARD,
     DISCARD1,
     KIND_WORDS,
+    RANK_KEYS,
+    RUN_FOLLOWS,
+    SEQ_SUIT_KEYS,
     SET,
+    SET_FOLLOWS,
     SET_NAMES,
     SINGLE,
     SINGLES,
     RatsAction,
     action_text,
     canonical,
+    discards_of_mask,
+    leads_of_mask,
     make_action,
     parse_action,
     rank_plural,
-    run_leads,
+    run_cards,
     run_value,
-    runs_of_suit,
-    set_leads,
     set_rank,
-    sets_of_rank,
     why_not_combination,
 )
 
@@ -212,6 +220,7 @@ class RatsState(State):
         "best_seat",
         "cap_fired",
         "dealer",
+        "hand_masks",
         "hand_size",
         "hands",
         "initial_hands",
@@ -250,6 +259,7 @@ class RatsState(State):
     cap_fired: bool
     pub_events: Any
     n_events: int
+    hand_masks: list[int]
     hand_size: int
     hands: list[tuple[int, ...]]
     initial_hands: tuple[tuple[int, ...], ...]
@@ -290,6 +300,7 @@ class RatsState(State):
         s.initial_size = len(hands[0])
         s.hand_size = s.initial_size
         s.hands = [tuple(h) for h in hands]
+        s.hand_masks = [_mask(h) for h in hands]
         s.reserves = [0] * n
         s.stock = _mask(stock)
         s.stock_taker = -1
@@ -331,6 +342,7 @@ class RatsState(State):
         c.initial_size = self.initial_size
         c.hand_size = self.hand_size
         c.hands = self.hands[:]
+        c.hand_masks = self.hand_masks[:]
         c.reserves = self.reserves[:]
         c.stock = self.stock
         c.stock_taker = self.stock_taker
@@ -377,7 +389,7 @@ class RatsState(State):
         # the number of cards held hardly tells.  The weights are a fit to those games.
         values = []
         for p in range(self.game.players):
-            held = _mask(self.hands[p]) | self.reserves[p]
+            held = self.hand_masks[p] | self.reserves[p]
             values.append(
                 0.02 * held.bit_count()
                 + 1.2 * (held & _ACES).bit_count()
@@ -388,56 +400,42 @@ class RatsState(State):
     def legal_actions(self, seat: int) -> list[Action]:
         if self.over or seat != self.turn:
             return []
-        hand = self.hands[seat]
-        found = _leads(hand) if not self.trick else self._follows(hand)
+        if self.trick:
+            found = self._follows(self.hands[seat], self.hand_masks[seat])
+        else:
+            found = leads_of_mask(self.hand_masks[seat])
         self._legal_cache = tuple(found)
         return found  # type: ignore[return-value]
 
-    def _follows(self, hand: tuple[int, ...]) -> list[RatsAction]:
+    def _follows(self, hand: tuple[int, ...], mask: int) -> list[RatsAction]:
         n = self.trick_n
-        kind = self.trick_kind
         pending = self.pending
         if pending:
             # A discard under way goes on in card order, so each set of cards is one path.
-            last = pending[-1]
             room = len(hand) - (n - len(pending))
-            return [DISCARD1[c] for i, c in enumerate(hand) if c > last and i <= room]
-        out: list[RatsAction] = []
+            if room < 0:
+                return []
+            return [DISCARD1[c] for c in hand[bisect_right(hand, pending[-1]) : room + 1]]
+        kind = self.trick_kind
         if kind == SINGLE:
             led = self.suit_led
             if led == -1:
                 # Only jokers so far: any natural card beats them and names the suit led.
-                for c in hand:
-                    out.append(SINGLES[c] if c < 52 else DISCARD1[c])
-                return out
-            best = self.best
-            for c in hand:
-                if c < 52 and c & 3 == led and c >> 2 > best:
-                    out.append(SINGLES[c])
-            out.extend(DISCARD1[c] for c in hand)
-            return out
-        by_rank, by_suit, jokers = split_hand(hand)
+                return [SINGLES[c] if c < 52 else DISCARD1[c] for c in hand]
+            return discards_of_mask(mask, BEAT_SINGLES[mask & _SUIT_ABOVE[led][self.best]])
         if kind == SET:
+            sets = SET_FOLLOWS[n]
+            out: list[RatsAction] = []
             for rank in range(self.best + 1, 13):
-                suits = by_rank[rank]
-                if suits and (jokers or suits & (suits - 1)):
-                    out.extend([a for size, a in sets_of_rank(rank, suits, jokers) if size == n])
+                out += sets[mask & RANK_KEYS[rank]]
         else:
             best = self.best
-            beats: list[tuple[int, RatsAction]] = []
-            for suit in range(4):
-                ranks = by_suit[suit]
-                if ranks and (jokers or ranks & (ranks << 1) & (ranks << 2)):
-                    beats.extend(
-                        [
-                            (v, a)
-                            for v, a in runs_of_suit(suit, ranks, jokers)
-                            if v > best and len(a.cards) == n
-                        ]
-                    )
+            runs = RUN_FOLLOWS[n]
+            seq = run_cards(mask)
+            beats = [x for key in SEQ_SUIT_KEYS for x in runs[seq & key] if x[0] > best]
             beats.sort()
-            out.extend([a for _, a in beats])
-        out.extend(DISCARD1[c] for c in hand[: len(hand) - n + 1])
+            out = [a for _, a in beats]
+        out += [DISCARD1[c] for c in hand[: len(hand) - n + 1]]
         return out
 
     def is_legal(self, seat: int, action: Action) -> bool:
@@ -494,7 +492,7 @@ class RatsState(State):
             return (
                 f"you have begun a discard ({' '.join(_texts(self.pending))}): discard "
                 f"{need - len(self.pending)} more card(s), one at a time, e.g. 'discard "
-                f"{card_text(self._follows(hand)[0].cards[0])}'"
+                f"{card_text(self._follows(hand, self.hand_masks[seat])[0].cards[0])}'"
             )
         if n != need:
             return (
@@ -605,34 +603,40 @@ class RatsState(State):
         assert type(action) is RatsAction
         self._legal_cache = None
         kind, cards = action
-        hand = self.hands[seat]
+        hands = self.hands
+        hand = hands[seat]
+        c = cards[0]
         if len(cards) == 1:
-            m = 1 << cards[0]
-            i = hand.index(cards[0])
-            self.hands[seat] = hand[:i] + hand[i + 1 :]
+            m = 1 << c
+            i = hand.index(c)
+            hands[seat] = hand[:i] + hand[i + 1 :]
         else:
             m = _mask(cards)
-            self.hands[seat] = tuple([c for c in hand if not (m >> c) & 1])
-        if self.known[seat] & m:
-            self.known[seat] &= ~m
+            rest = list(hand)
+            for card in cards:
+                rest.remove(card)
+            hands[seat] = tuple(rest)
+        self.hand_masks[seat] ^= m
+        known = self.known
+        if known[seat] & m:
+            known[seat] &= ~m
             self.known_hand[seat] &= ~m
         self.trick_mask |= m
+        trick = self.trick
         beat = 0
-        if not self.trick:
+        if not trick:
             self.trick_kind = kind
             self.trick_n = len(cards)
             self.best_seat = seat
             beat = 2  # a lead
             if kind == SINGLE:
-                c = cards[0]
                 if c >= 52:
                     self.suit_led = -1
                     self.best = -1
                     # A joker is led alone only from a hand of jokers: what is left is known.
-                    rest = self.hands[seat]
-                    if rest:
-                        rm = _mask(rest)
-                        self.known[seat] |= rm
+                    rm = self.hand_masks[seat]
+                    if rm:
+                        known[seat] |= rm
                         self.known_hand[seat] |= rm
                 else:
                     self.suit_led = c & 3
@@ -642,33 +646,37 @@ class RatsState(State):
             else:
                 self.best = run_value(cards)
         elif kind == DISCARD:
-            pending = (*self.pending, cards[0])
-            if len(pending) < self.trick_n:
-                self.pending = pending
-                return
-            self.pending = ()
-            action = make_action(DISCARD, pending)
+            # A discard is laid one card at a time; the trick records it whole.  (A one-card
+            # discard is already whole.)
+            if self.trick_n > 1:
+                pending = (*self.pending, c)
+                if len(pending) < self.trick_n:
+                    self.pending = pending
+                    return
+                self.pending = ()
+                action = make_action(DISCARD, pending)
         else:
             beat = 1
             self.best_seat = seat
             if kind == SINGLE:
-                c = cards[0]
                 self.suit_led = c & 3
                 self.best = c >> 2
             elif kind == SET:
                 self.best = set_rank(cards)
             else:
                 self.best = run_value(cards)
-        self.trick = (*self.trick, (seat, action))
+        self.trick = (*trick, (seat, action))
         self.n_events += 1
         self.pub_events = (("play", self.round, seat, action, beat), self.pub_events)
-        nxt = seat
+        nxt = seat + 1
         players = self.game.players
         alive = self.alive
         while True:
-            nxt = nxt + 1 if nxt + 1 < players else 0
+            if nxt == players:
+                nxt = 0
             if alive[nxt]:
                 break
+            nxt += 1
         if nxt != self.leader:
             self.turn = nxt
             return
@@ -692,9 +700,8 @@ class RatsState(State):
         self.trick_kind = -1
         self.best_seat = -1
         self.suit_led = -1
-        self.leader = winner
-        self.turn = winner
-        if not self.hands[winner]:
+        self.leader = self.turn = winner
+        if not self.hand_masks[winner]:
             self._end_round()
 
     def _end_round(self) -> None:
@@ -731,7 +738,8 @@ class RatsState(State):
                 self._shuffle(cards, "reserve")
             hand = sorted(cards[:size])
             self.hands[p] = tuple(hand)
-            self.reserves[p] &= ~_mask(hand)
+            m = self.hand_masks[p] = _mask(hand)
+            self.reserves[p] &= ~m
         self.hand_size = size
         self.round += 1
         self.trick_count = 0
@@ -867,11 +875,11 @@ class RatsState(State):
         s = self.clone()
         s._chance = Chance(rng.next64())
         n = self.game.players
-        own_hand = _mask(self.hands[seat])
+        own_hand = self.hand_masks[seat]
         unknown_counts = []
         pool = 0
         for p in range(n):
-            holding = _mask(self.hands[p]) | self.reserves[p]
+            holding = self.hand_masks[p] | self.reserves[p]
             hidden = holding & ~self.known[p]
             if p == seat:
                 hidden &= ~own_hand
@@ -898,7 +906,8 @@ class RatsState(State):
             hand = _cards_of(fixed) + free[: size - fixed.bit_count()]
             hand.sort()
             s.hands[p] = tuple(hand)
-            s.reserves[p] = holding & ~_mask(hand)
+            m = s.hand_masks[p] = _mask(hand)
+            s.reserves[p] = holding & ~m
         s.stock = _mask(cards[pos:])
         return s
 
@@ -1038,24 +1047,11 @@ def split_hand(hand: tuple[int, ...]) -> tuple[list[int], list[int], tuple[int, 
     return by_rank, by_suit, jokers
 
 
-def _leads(hand: tuple[int, ...]) -> list[RatsAction]:
-    """Every lead ``hand`` allows, each once: singles, sets by rank, then runs by suit."""
-    out: list[RatsAction] = [SINGLES[c] for c in hand if c < 52]
-    if not out:
-        return [SINGLES[c] for c in hand]
-    if len(hand) < 2:
-        return out
-    by_rank, by_suit, jokers = split_hand(hand)
-    for rank in range(13):
-        suits = by_rank[rank]
-        if suits and (jokers or suits & (suits - 1)):
-            out.extend(set_leads(rank, suits, jokers))
-    if len(hand) >= 3:
-        for suit in range(4):
-            ranks = by_suit[suit]
-            if ranks and (jokers or ranks & (ranks << 1) & (ranks << 2)):
-                out.extend(run_leads(suit, ranks, jokers))
-    return out
+_SUIT_ABOVE = tuple(
+    tuple(sum(1 << (rank * 4 + suit) for rank in range(best + 1, 13)) for best in range(13))
+    for suit in range(4)
+)
+"""``_SUIT_ABOVE[suit][rank]``: the bit mask of the cards of ``suit`` above ``rank``."""
 
 
 RULES_TEXT = """\
