@@ -214,3 +214,23 @@ def test_pimc_overrules_the_heuristic_only_on_evidence() -> None:
     assert decisions > 20
     assert differs[10.0] == 0
     assert differs[0.0] > 0  # the plain best mean does overrule it: the test can tell
+
+
+def test_belief_model_draws_through_the_games_opponent_model() -> None:
+    from ratgames.games.rat_a_tat_cat.bots import KeptCards
+
+    game = ratgames.get_game("rat-a-tat-cat", players=2)
+    view = SeatView(game.new_state(seed=1), 0)
+    for searcher in ("ismcts", "pimc"):
+        modelled = make_bot(game, f"{searcher}:belief=model", seed=1)
+        assert isinstance(modelled, IsmctsBot)
+        assert isinstance(modelled.sampler(view), KeptCards)
+        uniform = make_bot(game, f"{searcher}:belief=uniform", seed=1)
+        assert isinstance(uniform, IsmctsBot)
+        assert uniform.sampler(view) == view.sample_consistent
+    # A game without a model samples uniformly whatever the setting.
+    caged = ratgames.get_game("caged-rats")
+    bot = make_bot(caged, "ismcts:belief=model", seed=1)
+    assert isinstance(bot, IsmctsBot)
+    caged_view = SeatView(caged.new_state(seed=1), 0)
+    assert bot.sampler(caged_view) == caged_view.sample_consistent

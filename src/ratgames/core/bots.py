@@ -174,6 +174,28 @@ def bot_entries(game_id: str) -> list[BotEntry]:
     return own + general
 
 
+Sampler = Callable[["Rng"], "State"]
+"""Draws one full state the seat thinks possible (see :func:`register_belief`)."""
+
+_BELIEFS: dict[str, Callable[[SeatView], Sampler]] = {}
+
+
+def register_belief(game_id: str, belief: Callable[[SeatView], Sampler]) -> None:
+    """Give search bots an opponent model for ``game_id``.
+
+    ``belief(view)`` is called once per decision and returns a sampler: ``sampler(rng)`` draws a
+    full state from the seat's view (built on :meth:`SeatView.sample_consistent`, never the true
+    state), weighting the deals by what the other seats' moves say about their hidden cards.
+    """
+    _BELIEFS[game_id] = belief
+
+
+def belief_for(game_id: str) -> Callable[[SeatView], Sampler] | None:
+    """The opponent model registered for ``game_id``, if any."""
+    bot_entries(game_id)  # imports the game's bots module, where a model registers itself
+    return _BELIEFS.get(game_id)
+
+
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``"name:key=value,key=value"`` into the name and raw parameters.
 

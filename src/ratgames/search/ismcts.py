@@ -21,6 +21,10 @@ Parameters (``ismcts:iterations=2000,c=0.7,rollout=heuristic``):
 * ``horizon``: ``round`` stops each iteration when the round (or deal) in play ends and scores
   the position with the game's :meth:`~ratgames.core.game.State.win_estimate`; ``game`` plays
   every iteration to the end of the game.  Games without an estimate always play to the end;
+* ``belief``: ``model`` deals the hidden cards of each sample by the game's opponent model
+  where it has one (see :func:`~ratgames.core.bots.register_belief`: in Rat-a-Tat Cat, a card
+  a player kept from the draw pile is most likely lower than the one it replaced), ``uniform``
+  deals them all alike;
 * ``score``: how a finished game is scored: ``result`` (1 for a win, a share for a tie, else 0)
   or ``estimate`` (the game's estimate from the final scores, which tells a narrow loss from a
   rout: less noise per play-out, where the game's scores say how close it was).
@@ -32,7 +36,15 @@ import math
 import time
 from typing import Any, ClassVar
 
-from ratgames.core.bots import Bot, SeatView, bot_entries, make_bot, register_bot
+from ratgames.core.bots import (
+    Bot,
+    Sampler,
+    SeatView,
+    belief_for,
+    bot_entries,
+    make_bot,
+    register_bot,
+)
 from ratgames.core.game import Action, Game, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
@@ -103,6 +115,13 @@ class IsmctsBot(Bot):
             choices=("round", "game"),
         ),
         Option(
+            "belief",
+            "model",
+            "how hidden cards are dealt in the samples: model (weighted by what the other "
+            "seats' moves say, where the game has an opponent model) or uniform",
+            choices=("model", "uniform"),
+        ),
+        Option(
             "score",
             "result",
             "how a finished game is scored: result (who won) or estimate (the game's win "
@@ -124,6 +143,7 @@ class IsmctsBot(Bot):
         self.horizon: str = values["horizon"]
         self.tree: int = values.get("tree", 0)
         self.score_estimate = values.get("score", "result") == "estimate"
+        self._belief = belief_for(game.id) if values.get("belief", "model") == "model" else None
         self.last_iterations = 0
         self._rollout_bots: list[Bot] | None = None
         if self.rollout == "heuristic":
@@ -141,13 +161,14 @@ class IsmctsBot(Bot):
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
         by_round: bool | None = None
+        sample = self.sampler(view)
         while True:
             if deadline is not None:
                 if done and time.perf_counter() >= deadline:
                     break
             elif done >= self.iterations:
                 break
-            state = view.sample_consistent(Rng(rng.next64()))
+            state = sample(Rng(rng.next64()))
             state.set_recording(False)
             if by_round is None:
                 by_round = self._by_round(state)
@@ -164,6 +185,13 @@ class IsmctsBot(Bot):
             if key > best_key:
                 best, best_key = action, key
         return best if best is not None else legal[rng.randbelow(len(legal))]
+
+    def sampler(self, view: SeatView) -> Sampler:
+        """How this decision's samples are drawn: the game's opponent model, if it has one and
+        ``belief=model``; else every state consistent with the view, equally likely."""
+        if self._belief is not None:
+            return self._belief(view)
+        return view.sample_consistent
 
     def _by_round(self, state: State) -> bool:
         """Whether play-outs stop at the end of the round: asked for, and the game can judge it."""

@@ -14,7 +14,7 @@ Parameters (``pimc:iterations=400,rollout=heuristic``):
 * ``iterations``: rollouts per move, shared out among the legal actions (at least one sample);
 * ``seconds``: a time budget per move instead;
 * ``rollout``: ``heuristic`` (the game's heuristic bot plays every seat) or ``random``;
-* ``depth``, ``horizon``, ``score``: as for ``ismcts``;
+* ``depth``, ``horizon``, ``belief``, ``score``: as for ``ismcts``;
 * ``confidence``: with heuristic play-outs, keep the heuristic's own move unless another move
   beats it on the same samples by at least this many standard errors.  Most positions have
   several moves within a hair of each other; picking the best mean among them trades the
@@ -46,7 +46,7 @@ class PimcBot(IsmctsBot):
         *(
             p
             for p in IsmctsBot.params
-            if p.name in ("seconds", "rollout", "depth", "horizon", "score")
+            if p.name in ("seconds", "rollout", "depth", "horizon", "belief", "score")
         ),
         Option(
             "confidence",
@@ -77,6 +77,7 @@ class PimcBot(IsmctsBot):
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
         by_round: bool | None = None
+        draw = self.sampler(view)
         last = 0.0  # how long the last sample took: the next one must fit in the budget too
         while True:
             started = time.perf_counter()
@@ -85,7 +86,7 @@ class PimcBot(IsmctsBot):
                     break
             elif done >= samples:
                 break
-            sample = view.sample_consistent(Rng(rng.next64()))
+            sample = draw(Rng(rng.next64()))
             sample.set_recording(False)
             players = sample.game.players
             if by_round is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import ratgames
@@ -101,3 +103,69 @@ def test_the_heuristic_swaps_a_known_high_card_for_a_known_low_one() -> None:
     bot.new_game(0)
     state.apply(0, "draw")
     assert str(bot.act(SeatView(state, 0))) == "swap 1 2:2"  # its known 9 for that 1
+
+
+def _kept_card_table() -> Any:
+    """Seat 2 keeps a drawn 2 in place of its known 6 (slot 4); seat 1 is to play."""
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+    deal = _deal([["4", "4", "5", "5"], ["3", "8", "8", "6"]], ["7", "2", "1"])
+    state = game.new_state(seed=1, deal=deal)
+    state.apply(0, "draw")
+    state.apply(0, "discard")
+    state.apply(0, "end")
+    state.apply(1, "draw")
+    state.apply(1, "replace 4")
+    state.apply(1, "end")
+    return state
+
+
+def test_the_opponent_model_reads_bounds_from_the_moves() -> None:
+    from ratgames.games.rat_a_tat_cat.bots import KeptCards
+
+    state = _kept_card_table()
+    model = KeptCards(SeatView(state, 0))
+    # The kept card is below the 6 it replaced; seat 2's other known card (its 3 in slot 1) is
+    # at most the 6 it threw out as its worst.
+    assert model.bounds == {7: 5, 4: 6}
+    assert model.kept == {7}  # and a number card
+    # Seat 2 sees its own row, and knows that seat 1, who threw away the 7 it drew, had no
+    # known card above 8 in its row (its outer cards, slots 1 and 4).
+    theirs = KeptCards(SeatView(state, 1))
+    assert theirs.bounds == {0: 8, 3: 8} and theirs.kept == set()
+
+
+def test_the_opponent_models_bounds_follow_swapped_cards() -> None:
+    from ratgames.games.rat_a_tat_cat.bots import KeptCards
+
+    events = [
+        {"round": 1, "kind": "replace", "seat": 1, "slot": 2, "discarded": "9", "placed": None},
+        {"round": 1, "kind": "swap", "seat": 1, "slot": 2, "other": 1, "other_slot": 3},
+    ]
+    slots: list[list[str | None]] = [["1", None, None, "2"], [None, None, None, None]]
+    obs = {"round": 1, "events": events, "slots": slots}
+    bounds, kept = KeptCards._bounds(obs, 0, swap_look=True)
+    # The kept card (below the 9 it replaced) moved from slot 2 to slot 3; seat 2's outer
+    # cards (slots 1 and 4), at most the 9 thrown out as its worst, stayed.
+    assert bounds == {6: 8, 4: 9, 7: 9} and kept == {6}
+    # An earlier round's moves say nothing about this round's cards.
+    obs["round"] = 2
+    assert KeptCards._bounds(obs, 0, swap_look=True) == ({}, set())
+
+
+def test_search_samples_follow_the_model_and_only_the_seats_view() -> None:
+    from ratgames.core.rng import Rng
+    from ratgames.games.rat_a_tat_cat.bots import KeptCards
+
+    state = _kept_card_table()
+    view = SeatView(state, 0)
+    model = KeptCards(view)
+    modelled = [model(Rng(i)).hands[7] for i in range(400)]
+    uniform = [view.sample_consistent(Rng(i)).hands[7] for i in range(400)]
+    low = sum(c <= 5 for c in modelled) / 400  # a number card up to 5
+    assert low > 0.8 > sum(c <= 5 for c in uniform) / 400 + 0.2
+    # A state seat 1 cannot tell from this one gives the very same samples.
+    twin = state.sample_consistent(0, Rng(77))
+    assert twin.hands != state.hands
+    twin_model = KeptCards(SeatView(twin, 0))
+    for i in range(20):
+        assert model(Rng(i)).hands == twin_model(Rng(i)).hands

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ratgames.core.bots import Bot, SeatView, register_bot
-from ratgames.core.game import Action
+from ratgames.core.bots import Bot, SeatView, register_belief, register_bot
+from ratgames.core.game import Action, State
 from ratgames.core.options import Option
+from ratgames.core.rng import Rng
 
 from .rules import (
     CARD_TEXT,
@@ -251,6 +252,137 @@ class HeuristicBot(Bot):
             if s != self.seat and obs["in_round"][s]
         ]
         return not others or estimate <= min(others) - self.margin
+
+
+# --- the opponent model for search -------------------------------------------------------------
+
+KEEP_MARGIN = 1
+"""A player keeps a card from the draw pile in a slot only if it is at least this much lower than
+what it expects there: the card it knew, or an unknown card's worth."""
+
+UNKNOWN_WORTH = 5
+"""What a player expects of a card it has not seen (the deck's mean, rounded up)."""
+
+UNLIKELY = 0.15
+"""How much less likely a deal is for every move of an opponent it would make unreasonable."""
+
+TRIES = 24
+"""Samples drawn at most for one accepted sample (then the last is used)."""
+
+
+class KeptCards:
+    """Search's opponent model: what the other seats' moves say about their hidden cards.
+
+    Reading the public moves of the round, it keeps an upper bound for each hidden card at the
+    table that some move told about:
+
+    * a card a player put in its row from the draw pile is lower than the card it threw out
+      (or than an unknown card's worth, if it did not know that card), by ``KEEP_MARGIN``; and
+      it is a number card (a drawn power card is used, never kept);
+    * the player threw out its worst card: every other card of its row that it knew is at most
+      the one thrown out;
+    * a player who threw away a drawn card saw no use for it: every card of its row that it knew
+      is at most that card plus ``KEEP_MARGIN``.
+
+    Bounds move with the cards when slots are swapped.  A sample from
+    :meth:`~ratgames.core.bots.SeatView.sample_consistent` is kept with probability
+    ``UNLIKELY`` to the power of the bounds it breaks, so deals that explain the moves are drawn
+    more often, and none is ruled out (people are not always reasonable).
+    """
+
+    def __init__(self, view: SeatView) -> None:
+        self.view = view
+        game = view.game
+        assert isinstance(game, RatATatCat)
+        self.bounds, self.kept = self._bounds(view.observation(), view.seat, game.swap_look)
+
+    @staticmethod
+    def _bounds(obs: dict[str, Any], me: int, swap_look: bool) -> tuple[dict[int, int], set[int]]:
+        """The upper bound of each hidden card (by place: seat * 4 + slot) that the round's
+        moves tell about, and the places that hold a card kept from the draw pile."""
+        rnd = obs["round"]
+        players = len(obs["slots"])
+        bound: dict[int, int] = {}
+        kept: set[int] = set()
+        # Which slots each player knows: its outer cards from the deal, then what it placed,
+        # peeked at or was given by a swap.
+        theirs = {s * SLOTS + i for s in range(players) for i in (0, SLOTS - 1)}
+
+        def tighten(place: int, value: int) -> None:
+            if value < bound.get(place, 99):
+                bound[place] = value
+
+        for event in obs["events"]:
+            if event["round"] != rnd:
+                continue
+            kind = event["kind"]
+            seat = event["seat"]
+            if kind == "replace":
+                place = seat * SLOTS + event["slot"] - 1
+                old = int(_VALUE[event["discarded"]])
+                for i in range(SLOTS):
+                    other = seat * SLOTS + i
+                    if other != place and other in theirs:
+                        tighten(other, old)
+                bound.pop(place, None)
+                kept.discard(place)
+                if event["placed"] is None:
+                    worth = old if place in theirs else max(old, UNKNOWN_WORTH)
+                    tighten(place, worth - KEEP_MARGIN)
+                    kept.add(place)
+                theirs.add(place)
+            elif kind == "discard" and seat != me:
+                top = int(_VALUE[event["card"]]) + KEEP_MARGIN
+                for i in range(SLOTS):
+                    if seat * SLOTS + i in theirs:
+                        tighten(seat * SLOTS + i, top)
+            elif kind == "peek":
+                theirs.add(seat * SLOTS + event["slot"] - 1)
+            elif kind == "swap":
+                x = seat * SLOTS + event["slot"] - 1
+                y = event["other"] * SLOTS + event["other_slot"] - 1
+                bx, by = bound.pop(x, None), bound.pop(y, None)
+                if bx is not None:
+                    bound[y] = bx
+                if by is not None:
+                    bound[x] = by
+                kx, ky = x in kept, y in kept
+                kept.difference_update((x, y))
+                kept.update(p for p, k in ((y, kx), (x, ky)) if k)
+                theirs.difference_update((x, y))
+                if swap_look:
+                    theirs.update((x, y))
+        # Only what this seat cannot see is sampled.
+        slots = obs["slots"]
+        hidden = {
+            place
+            for place in bound
+            if place // SLOTS != me and slots[place // SLOTS][place % SLOTS] is None
+        }
+        return {p: bound[p] for p in hidden}, kept & hidden
+
+    def __call__(self, rng: Rng) -> State:
+        view = self.view
+        sample = view.sample_consistent(Rng(rng.next64()))
+        if not self.bounds:
+            return sample
+        kept = self.kept
+        for _ in range(TRIES - 1):
+            hands = sample.hands  # type: ignore[attr-defined]  # the seat's own hypothesis
+            keep = 1.0
+            for place, top in self.bounds.items():
+                card = hands[place]
+                if _NUMBER[card] > top or (card >= PEEK and place in kept):
+                    keep *= UNLIKELY
+            if keep >= 1.0 or rng.random() < keep:
+                break
+            sample = view.sample_consistent(Rng(rng.next64()))
+        return sample
+
+
+_NUMBER = tuple(int(_VALUE[t]) for t in CARD_TEXT)
+
+register_belief(RatATatCat.id, KeptCards)
 
 
 LEVELS = {
