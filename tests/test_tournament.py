@@ -60,3 +60,34 @@ def test_markdown_crosstable_keeps_a_decimal() -> None:
     )
     table = result.markdown()
     assert "99.5%" in table and "0.5%" in table and "100%" not in table
+
+
+def test_intervals_resample_whole_deals() -> None:
+    """When every deal is won by whichever bot holds the lucky seat, mirroring cancels the luck
+    exactly: the pairing is even with no doubt about it.  Resampling games one by one would
+    miss that and report a wide interval."""
+    from ratgames.tournament import TournamentResult, bootstrap_intervals
+
+    def result_of(shares: list[float]) -> TournamentResult:
+        sa = sum(shares)
+        return TournamentResult(
+            "test-high-card",
+            2,
+            {},
+            ["a", "b"],
+            len(shares),
+            scores={("a", "b"): (sa, len(shares) - sa)},
+            outcomes={("a", "b"): shares},
+        )
+
+    luck = result_of([1.0, 0.0] * 50)  # deal by deal: a wins from seat 1, then b does
+    ratings = bootstrap_intervals(luck)
+    assert luck.score_intervals[("a", "b")] == (0.5, 0.5)
+    assert ratings["a"][1] - ratings["a"][0] < 1.0
+    # The same results in an order where games of a deal agree are genuinely uncertain.
+    skill = result_of([1.0, 1.0, 0.0, 0.0] * 25)
+    bootstrap_intervals(skill)
+    lo, hi = skill.score_intervals[("a", "b")]
+    assert lo < 0.42 and hi > 0.58
+    line = skill.pairing_lines()[0]
+    assert "50.0% (95% CI" in line and "100 games on 50 deals" in line

@@ -617,6 +617,8 @@ def tournament(
         cells = ["-" if b == o else _pct(result.score_of(b, o)) for o in order]
         table.add_row(str(i + 1), b, f"{result.ratings[b]:.0f}", f"{lo:.0f}-{hi:.0f}", *cells)
     console.print(table)
+    for line in result.pairing_lines():
+        console.print(line, highlight=False)
     js, md = result.save(out or Path(f"tournament-{game}"))
     console.print(f"Saved {js} and {md}")
 

@@ -3,7 +3,9 @@
 Each pairing plays the same deals with the seats rotated (``mirror``), so that both bots get
 every hand and the luck of the deal cancels.  Ratings are Elo-scale Bradley-Terry maximum
 likelihood estimates (draws and shared wins count half) with a mean of 1500; their 95%
-intervals come from a bootstrap over games.
+intervals, and each pairing's score interval, come from a bootstrap over deals: the games of one
+deal (one per seat rotation) are resampled together, since mirroring makes them depend on each
+other (when the deal decides the round, the two games cancel out and say nothing of the bots).
 
 >>> ratings = bradley_terry(["a", "b"], {("a", "b"): (30.0, 10.0)})
 >>> round(ratings["a"] - ratings["b"])  # 75% is 191 points; a small prior pulls it in
@@ -69,6 +71,8 @@ class TournamentResult:
     outcomes: dict[Pair, list[float]] = field(default_factory=dict)
     ratings: dict[str, float] = field(default_factory=dict)
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
+    score_intervals: dict[Pair, tuple[float, float]] = field(default_factory=dict)
+    """95% interval of each pairing's score (the first bot's share of the points)."""
 
     def score_of(self, a: str, b: str) -> float:
         """The fraction of points ``a`` took against ``b``."""
@@ -82,6 +86,22 @@ class TournamentResult:
 
     def ranked(self) -> list[str]:
         return sorted(self.bots, key=lambda b: -self.ratings[b])
+
+    def pairing_lines(self) -> list[str]:
+        """One line per pairing: the stronger bot's score with its 95% interval (by deals)."""
+        lines = []
+        per_deal = max(1, self.players)
+        for (a, b), (sa, sb) in self.scores.items():
+            lo, hi = self.score_intervals.get((a, b), (float("nan"), float("nan")))
+            score = sa / (sa + sb) if sa + sb else 0.5
+            if score < 0.5:
+                a, b, score, lo, hi = b, a, 1 - score, 1 - hi, 1 - lo
+            games = round(sa + sb)
+            lines.append(
+                f"{a} vs {b}: {100 * score:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}) over "
+                f"{games} games on {games // per_deal} deals"
+            )
+        return lines
 
     def markdown(self) -> str:
         """The ratings and crosstable as a Markdown table."""
@@ -99,6 +119,8 @@ class TournamentResult:
                 + " | ".join(cells)
                 + " |"
             )
+        lines.append("")
+        lines.extend(f"* {line}" for line in self.pairing_lines())
         return "\n".join(lines) + "\n"
 
     def to_json(self) -> dict[str, Any]:
@@ -116,7 +138,13 @@ class TournamentResult:
                 for b in self.ranked()
             ],
             "pairings": [
-                {"bots": [a, b], "points": [sa, sb], "score": sa / (sa + sb) if sa + sb else 0.5}
+                {
+                    "bots": [a, b],
+                    "points": [sa, sb],
+                    "score": sa / (sa + sb) if sa + sb else 0.5,
+                    "score_95ci": [round(x, 4) for x in self.score_intervals.get((a, b), ())],
+                    "games": self.outcomes.get((a, b), []),
+                }
                 for (a, b), (sa, sb) in self.scores.items()
             ],
         }
@@ -133,22 +161,36 @@ class TournamentResult:
 def bootstrap_intervals(
     result: TournamentResult, samples: int = 200, seed: int = 0
 ) -> dict[str, tuple[float, float]]:
-    """95% intervals of the ratings, resampling each pairing's games."""
+    """95% intervals of the ratings and of each pairing's score (kept in
+    ``result.score_intervals``), resampling each pairing's deals: the ``result.players``
+    consecutive games that share a deal are drawn together (a tournament plays whole deals)."""
     rng = Rng(seed)
     draws: dict[str, list[float]] = {b: [] for b in result.bots}
+    pair_draws: dict[Pair, list[float]] = {pair: [] for pair in result.outcomes}
+    size = max(1, result.players)
+    deals = {
+        pair: [sum(shares[i : i + size]) for i in range(0, len(shares), size)]
+        for pair, shares in result.outcomes.items()
+    }
     for _ in range(samples):
         scores: dict[Pair, tuple[float, float]] = {}
         for pair, shares in result.outcomes.items():
-            n = len(shares)
-            sa = sum(shares[rng.randbelow(n)] for _ in range(n))
-            scores[pair] = (sa, n - sa)
+            blocks = deals[pair]
+            n = len(blocks)
+            sa = sum(blocks[rng.randbelow(n)] for _ in range(n))
+            scores[pair] = (sa, len(shares) - sa)
+            pair_draws[pair].append(sa / len(shares) if shares else 0.5)
         for b, r in bradley_terry(result.bots, scores, iterations=200).items():
             draws[b].append(r)
-    out = {}
-    for b, values in draws.items():
-        values.sort()
-        out[b] = (values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1])
-    return out
+    result.score_intervals = {pair: _middle_95(values) for pair, values in pair_draws.items()}
+    return {b: _middle_95(values) for b, values in draws.items()}
+
+
+def _middle_95(values: list[float]) -> tuple[float, float]:
+    if not values:
+        return (float("nan"), float("nan"))
+    values = sorted(values)
+    return (values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1])
 
 
 def run_tournament(
