@@ -12,7 +12,7 @@ with ``memory=0.6`` forgets like a child does.  Perfect memory (1.0) is the defa
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ratgames.core.bots import Bot, SeatView, register_belief, register_bot
 from ratgames.core.game import Action, State
@@ -45,6 +45,17 @@ for _c in DECK:
     _DECK_COUNTS[CARD_TEXT[_c]] = _DECK_COUNTS.get(CARD_TEXT[_c], 0) + 1
 
 Slot = tuple[int, int]
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _swap_places(table: dict[_K, _V], x: _K, y: _K) -> None:
+    """What ``table`` holds for places ``x`` and ``y`` trades places, as the cards did."""
+    vx, vy = table.pop(x, None), table.pop(y, None)
+    if vx is not None:
+        table[y] = vx
+    if vy is not None:
+        table[x] = vy
 
 
 class HeuristicBot(Bot):
@@ -117,12 +128,8 @@ class HeuristicBot(Bot):
             if kind == "swap":
                 x: Slot = (event["seat"], event["slot"] - 1)
                 y: Slot = (event["other"], event["other_slot"] - 1)
-                for table in (self._mem, self._forgot):
-                    vx, vy = table.pop(x, None), table.pop(y, None)
-                    if vx is not None:
-                        table[y] = vx
-                    if vy is not None:
-                        table[x] = vy
+                _swap_places(self._mem, x, y)
+                _swap_places(self._forgot, x, y)
             elif kind == "replace":
                 place: Slot = (event["seat"], event["slot"] - 1)
                 self._mem.pop(place, None)
@@ -341,14 +348,9 @@ class KeptCards:
             elif kind == "swap":
                 x = seat * SLOTS + event["slot"] - 1
                 y = event["other"] * SLOTS + event["other_slot"] - 1
-                bx, by = bound.pop(x, None), bound.pop(y, None)
-                if bx is not None:
-                    bound[y] = bx
-                if by is not None:
-                    bound[x] = by
-                kx, ky = x in kept, y in kept
-                kept.difference_update((x, y))
-                kept.update(p for p, k in ((y, kx), (x, ky)) if k)
+                _swap_places(bound, x, y)
+                if (x in kept) != (y in kept):
+                    kept ^= {x, y}
                 theirs.difference_update((x, y))
                 if swap_look:
                     theirs.update((x, y))
