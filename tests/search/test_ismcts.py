@@ -81,7 +81,11 @@ SHORT_GAMES = {
 @pytest.mark.parametrize(
     ("game_id", "searcher"),
     [(g, f"{bot}:rollout=random") for g in SHORT_GAMES for bot in ("ismcts", "pimc")]
-    + [("rat-a-tat-cat", "ismcts:rollout=heuristic,tree=1")],
+    + [
+        ("rat-a-tat-cat", "ismcts:rollout=heuristic,tree=1"),
+        ("rat-a-tat-cat", "ismcts:tree=1,score=estimate,confidence=0.5"),
+        ("rats", "pimc:confidence=0.5"),
+    ],
 )
 def test_never_reads_hidden_cards(game_id: str, searcher: str) -> None:
     """Two states a seat cannot tell apart get the same choice; a search that read the hidden
@@ -189,31 +193,44 @@ def test_score_estimate_is_an_option_of_both_searchers(searcher: str) -> None:
         make_bot(game, f"{searcher}:score=margin")
 
 
-def test_pimc_overrules_the_heuristic_only_on_evidence() -> None:
-    """With ``confidence`` set, pimc keeps the heuristic's move unless another move beats it on
-    the same samples by that many standard errors: at an impossible bar it is the heuristic."""
+@pytest.mark.parametrize("searcher", ["pimc:iterations=40", "ismcts:iterations=40,tree=1"])
+def test_overrules_the_heuristic_only_on_evidence(searcher: str) -> None:
+    """With ``confidence`` set, a search keeps the heuristic's move unless another move beats it
+    on the same samples by that many standard errors: at an impossible bar it is the heuristic,
+    at a bar near nothing it is not."""
     game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
-    differs = {10.0: 0, 0.0: 0}
+    differs = {10.0: 0, 0.001: 0}
     decisions = 0
     for confidence in differs:
-        searcher = make_bot(game, f"pimc:iterations=40,confidence={confidence}", seed=2)
+        searcher_bot = make_bot(game, f"{searcher},confidence={confidence}", seed=2)
+        assert isinstance(searcher_bot, IsmctsBot)
         for seed in range(3):
             state = game.new_state(seed=seed)
             heuristic = make_bot(game, "heuristic")
-            searcher.new_game(0)
+            searcher_bot.new_game(0)
             while not state.is_over():
                 seat = state.seats_to_act()[0]
                 view = SeatView(state, seat)
                 heuristic.new_game(seat)
                 own = heuristic.act(view)
-                action = searcher.act(view) if seat == 0 else own
+                action = searcher_bot.act(view) if seat == 0 else own
+                if seat == 0 and len(state.legal_actions(seat)) > 1 and "ismcts" in searcher:
+                    assert searcher_bot.last_iterations == 40  # a paired iteration is one
                 if seat == 0 and len(state.legal_actions(seat)) > 1:
                     decisions += 1
                     differs[confidence] += action != own
                 state.apply(seat, action)
     assert decisions > 20
     assert differs[10.0] == 0
-    assert differs[0.0] > 0  # the plain best mean does overrule it: the test can tell
+    assert differs[0.001] > 0  # a bar near nothing does overrule it: the test can tell
+
+
+@pytest.mark.parametrize("searcher", ["ismcts", "pimc"])
+def test_confidence_needs_a_heuristic_to_compare_with(searcher: str) -> None:
+    game = ratgames.get_game("test-high-card", options={"turns": 6})  # it has no heuristic bot
+    with pytest.raises(ratgames.RatgamesError, match="heuristic"):
+        make_bot(game, f"{searcher}:confidence=2")
+    make_bot(game, f"{searcher}:confidence=0")
 
 
 def test_belief_model_draws_through_the_games_opponent_model() -> None:

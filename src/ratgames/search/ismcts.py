@@ -27,7 +27,16 @@ Parameters (``ismcts:iterations=2000,c=0.7,rollout=heuristic``):
   deals them all alike;
 * ``score``: how a finished game is scored: ``result`` (1 for a win, a share for a tie, else 0)
   or ``estimate`` (the game's estimate from the final scores, which tells a narrow loss from a
-  rout: less noise per play-out, where the game's scores say how close it was).
+  rout: less noise per play-out, where the game's scores say how close it was);
+* ``confidence``: compare the seat's own moves with the game's heuristic move instead of on
+  their own (0: off).  Each iteration then picks one of the other moves at the root (by UCB on
+  its gain so far), and plays both it and the heuristic's move out on the same sample with the
+  same random numbers (common random numbers, one of the variance reductions for Monte Carlo
+  tree search of Veness, Lanctot and Bowling 2011): the move's gain on that sample is the
+  difference, and the luck of the sample cancels out of it.  The heuristic's move is kept unless
+  another move's mean gain is at least ``confidence`` standard errors above nothing.  An
+  iteration costs two play-outs.  The pairing is closest with ``tree=1``: deeper, the move's
+  branch is searched while the heuristic's is only played out.
 """
 
 from __future__ import annotations
@@ -45,6 +54,7 @@ from ratgames.core.bots import (
     make_bot,
     register_bot,
 )
+from ratgames.core.errors import OptionError
 from ratgames.core.game import Action, Game, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
@@ -53,13 +63,17 @@ from ratgames.core.rng import Rng
 class Node:
     """A node of the search tree: statistics of the action that led here."""
 
-    __slots__ = ("available", "children", "reward", "visits")
+    __slots__ = ("available", "children", "gain", "gain2", "reward", "visits")
 
     def __init__(self) -> None:
         self.children: dict[tuple[int, Action], Node] = {}
         self.visits = 0
         self.available = 0
         self.reward = 0.0  # summed reward of the seat that chose the action leading here
+        # With a paired baseline (``confidence``): the summed gain over the baseline's play-out
+        # on the same samples, and the sum of its squares.
+        self.gain = 0.0
+        self.gain2 = 0.0
 
 
 def win_shares(state: State, players: int, estimate: bool = False) -> list[float]:
@@ -128,6 +142,15 @@ class IsmctsBot(Bot):
             "estimate from the final scores, which tells a near miss from a rout)",
             choices=("result", "estimate"),
         ),
+        Option(
+            "confidence",
+            0.0,
+            "pair each move with the game's heuristic move on the same samples and keep the "
+            "heuristic's move unless another gains on it by at least this many standard errors "
+            "(0: off; an iteration then costs two play-outs)",
+            minimum=0.0,
+            maximum=10.0,
+        ),
     )
 
     def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
@@ -144,12 +167,23 @@ class IsmctsBot(Bot):
         self.tree: int = values.get("tree", 0)
         self.score_estimate = values.get("score", "result") == "estimate"
         self._belief = belief_for(game.id) if values.get("belief", "model") == "model" else None
+        self.confidence: float = float(values.get("confidence", 0.0))
         self.last_iterations = 0
+        has_heuristic = "heuristic" in {e.name for e in bot_entries(game.id)}
         self._rollout_bots: list[Bot] | None = None
         if self.rollout == "heuristic":
             self._rollout_bots = [
                 make_bot(game, "heuristic", seed=seed + 1 + s) for s in range(game.players)
             ]
+        # The heuristic bot whose move ``confidence`` keeps unless the evidence says otherwise.
+        self._own: Bot | None = None
+        if self.confidence > 0:
+            if not has_heuristic:
+                raise OptionError(
+                    f"bot {self.name!r}: confidence={self.confidence:g} compares moves with the "
+                    f"game's heuristic bot, and {game.id} has none; use confidence=0"
+                )
+            self._own = make_bot(game, "heuristic", seed=seed + 1 + game.players)
 
     def act(self, view: SeatView) -> Action:
         legal = view.legal_actions()
@@ -158,6 +192,8 @@ class IsmctsBot(Bot):
             return legal[0]
         root = Node()
         rng = self.rng
+        me = view.seat
+        default = self.heuristic_move(view) if self._own is not None else None
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else None
         done = 0
         by_round: bool | None = None
@@ -172,10 +208,14 @@ class IsmctsBot(Bot):
             state.set_recording(False)
             if by_round is None:
                 by_round = self._by_round(state)
-            self._iterate(root, state, rng, by_round)
+            if default is None:
+                self._iterate(root, state, rng, by_round)
+            else:
+                self._iterate_paired(root, state, rng, by_round, default)
             done += 1
         self.last_iterations = done
-        me = view.seat
+        if default is not None:
+            return self._confident_choice(root, me, default)
         best: Action | None = None
         best_key: tuple[int, float] = (-1, 0.0)
         for (seat, action), child in root.children.items():
@@ -185,6 +225,13 @@ class IsmctsBot(Bot):
             if key > best_key:
                 best, best_key = action, key
         return best if best is not None else legal[rng.randbelow(len(legal))]
+
+    def heuristic_move(self, view: SeatView) -> Action:
+        """The game's heuristic bot's move in this position: what ``confidence`` keeps unless
+        the search finds a clear gain on it."""
+        assert self._own is not None
+        self._own.new_game(view.seat)
+        return self._own.act(view)
 
     def sampler(self, view: SeatView) -> Sampler:
         """How this decision's samples are drawn: the game's opponent model, if it has one and
@@ -198,13 +245,90 @@ class IsmctsBot(Bot):
         return self.horizon == "round" and state.win_estimate() is not None
 
     def _iterate(self, root: Node, state: State, rng: Rng, by_round: bool) -> None:
-        players = state.game.players
-        path: list[tuple[Node, int]] = []
-        node = root
-        c = self.c
         # Where the iteration stops: the end of the stage in play, if the game can judge it.
         stage = state.stage() if by_round else -1
-        # Selection and expansion.
+        path: list[tuple[Node, int]] = []
+        self._descend(root, state, rng, stage, path)
+        self._playout(state, rng, stage)
+        rewards = win_shares(state, state.game.players, self.score_estimate)
+        for child, seat in path:
+            child.visits += 1
+            child.reward += rewards[seat]
+
+    def _iterate_paired(
+        self, root: Node, state: State, rng: Rng, by_round: bool, default: Action
+    ) -> None:
+        """One iteration against the heuristic's move: pick another root move by UCB on its
+        gain, play both out on this sample with the same random numbers, credit the difference."""
+        stage = state.stage() if by_round else -1
+        me = state.seats_to_act()[0]
+        children = root.children
+        others = [a for a in state.legal_actions(me) if a != default]
+        unexplored = [a for a in others if (me, a) not in children]
+        for a in others:
+            known = children.get((me, a))
+            if known is not None:
+                known.available += 1
+        if unexplored:
+            action = unexplored[rng.randbelow(len(unexplored))]
+            child = Node()
+            child.available = 1
+            children[(me, action)] = child
+        else:
+            c = self.c
+            best_score = -math.inf
+            picked: tuple[Node, Action] | None = None
+            for a in others:
+                candidate = children[(me, a)]
+                score = candidate.gain / candidate.visits + c * math.sqrt(
+                    math.log(candidate.available) / candidate.visits
+                )
+                if score > best_score:
+                    best_score, picked = score, (candidate, a)
+            assert picked is not None
+            child, action = picked
+        players = state.game.players
+        seed = rng.next64()
+        baseline = state.clone()
+        baseline.apply(me, default)
+        self._reseed_rollout(seed)
+        self._playout(baseline, Rng(seed), stage)
+        base = win_shares(baseline, players, self.score_estimate)[me]
+        state.apply(me, action)
+        path = [(child, me)]
+        self._descend(child, state, rng, stage, path)
+        self._reseed_rollout(seed)
+        self._playout(state, Rng(seed), stage)
+        rewards = win_shares(state, players, self.score_estimate)
+        for node, seat in path:
+            node.visits += 1
+            node.reward += rewards[seat]
+        gain = rewards[me] - base
+        child.gain += gain
+        child.gain2 += gain * gain
+
+    def _confident_choice(self, root: Node, me: int, default: Action) -> Action:
+        """The move with the best mean gain on the heuristic's move among those whose gain is at
+        least ``confidence`` standard errors above nothing; the heuristic's move if none is."""
+        best, best_mean = default, 0.0
+        for (seat, action), child in root.children.items():
+            n = child.visits
+            if seat != me or n < 2:
+                continue
+            mean = child.gain / n
+            if mean <= best_mean:
+                continue
+            var = max(0.0, (child.gain2 - n * mean * mean) / (n - 1))
+            if mean > self.confidence * math.sqrt(var / n):
+                best, best_mean = action, mean
+        return best
+
+    def _descend(
+        self, node: Node, state: State, rng: Rng, stage: int, path: list[tuple[Node, int]]
+    ) -> None:
+        """Selection and expansion from ``node``: walk the tree by UCB, add one new node, and
+        leave ``state`` where the play-out starts (``path`` gets each node and who chose it)."""
+        c = self.c
         limit = self.tree or 1 << 30
         while not state.is_over() and (stage < 0 or state.stage() == stage) and len(path) < limit:
             seat = state.seats_to_act()[0]
@@ -222,7 +346,7 @@ class IsmctsBot(Bot):
                 children[(seat, action)] = child
                 state.apply(seat, action)
                 path.append((child, seat))
-                break
+                return
             best_score = -1.0
             chosen: tuple[Node, Action] | None = None
             for a in legal:
@@ -236,12 +360,11 @@ class IsmctsBot(Bot):
             state.apply(seat, chosen[1])
             path.append((chosen[0], seat))
             node = chosen[0]
-        # Rollout.
-        self._playout(state, rng, stage)
-        rewards = win_shares(state, players, self.score_estimate)
-        for child, seat in path:
-            child.visits += 1
-            child.reward += rewards[seat]
+
+    def _reseed_rollout(self, seed: int) -> None:
+        """The same random numbers for every play-out of one sample (the pairing)."""
+        for seat, bot in enumerate(self._rollout_bots or ()):
+            bot.rng = Rng(seed + 1 + seat)
 
     def _playout(self, state: State, rng: Rng, stage: int) -> None:
         bots = self._rollout_bots

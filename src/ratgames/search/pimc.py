@@ -15,7 +15,7 @@ Parameters (``pimc:iterations=400,rollout=heuristic``):
 * ``seconds``: a time budget per move instead;
 * ``rollout``: ``heuristic`` (the game's heuristic bot plays every seat) or ``random``;
 * ``depth``, ``horizon``, ``belief``, ``score``: as for ``ismcts``;
-* ``confidence``: with heuristic play-outs, keep the heuristic's own move unless another move
+* ``confidence``: keep the game's heuristic move unless another move
   beats it on the same samples by at least this many standard errors.  Most positions have
   several moves within a hair of each other; picking the best mean among them trades the
   heuristic's sound choice for noise, so a search that only overrules it on evidence is never
@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ratgames.core.bots import Bot, SeatView, make_bot, register_bot
-from ratgames.core.game import Action, Game
+from ratgames.core.bots import SeatView, register_bot
+from ratgames.core.game import Action
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
@@ -52,18 +52,11 @@ class PimcBot(IsmctsBot):
             "confidence",
             0.0,
             "keep the heuristic's own move unless another beats it on the same samples by at "
-            "least this many standard errors (0: play the best mean; needs rollout=heuristic)",
+            "least this many standard errors (0: play the best mean)",
             minimum=0.0,
             maximum=10.0,
         ),
     )
-
-    def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
-        super().__init__(game, seed, **params)
-        self.confidence: float = float(params.get("confidence", 0.0))
-        self._own: Bot | None = None
-        if self.confidence > 0 and self._rollout_bots is not None:
-            self._own = make_bot(game, "heuristic", seed=seed + 1 + game.players)
 
     def act(self, view: SeatView) -> Action:
         legal = view.legal_actions()
@@ -106,9 +99,7 @@ class PimcBot(IsmctsBot):
         best = max(range(len(legal)), key=lambda i: (totals[i], -i))
         if self._own is None:
             return legal[best]
-        self._own.new_game(me)
-        own = legal.index(self._own.act(view))
-        return legal[self._confident_best(results, own)]
+        return legal[self._confident_best(results, legal.index(self.heuristic_move(view)))]
 
     def _confident_best(self, results: list[list[float]], own: int) -> int:
         """The action with the best mean among those that beat action ``own`` by at least
@@ -129,11 +120,6 @@ class PimcBot(IsmctsBot):
             if mean > self.confidence * math.sqrt(var / n):
                 best, best_mean = i, mean
         return best
-
-    def _reseed_rollout(self, seed: int) -> None:
-        """The same random numbers for every action's rollout (the pairing)."""
-        for seat, bot in enumerate(self._rollout_bots or ()):
-            bot.rng = Rng(seed + 1 + seat)
 
 
 register_bot(
