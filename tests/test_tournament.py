@@ -81,12 +81,12 @@ def test_intervals_resample_whole_deals() -> None:
         )
 
     luck = result_of([1.0, 0.0] * 50)  # deal by deal: a wins from seat 1, then b does
-    ratings = bootstrap_intervals(luck)
-    assert luck.score_intervals[("a", "b")] == (0.5, 0.5)
+    ratings, scores = bootstrap_intervals(luck)
+    assert scores[("a", "b")] == (0.5, 0.5)
     assert ratings["a"][1] - ratings["a"][0] < 1.0
     # The same results in an order where games of a deal agree are genuinely uncertain.
     skill = result_of([1.0, 1.0, 0.0, 0.0] * 25)
-    bootstrap_intervals(skill)
+    skill.intervals, skill.score_intervals = bootstrap_intervals(skill)
     lo, hi = skill.score_intervals[("a", "b")]
     assert lo < 0.42 and hi > 0.58
     line = skill.pairing_lines()[0]

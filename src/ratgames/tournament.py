@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .core.rng import Rng
 from .sim import SimConfig, SimResult, simulate
@@ -158,12 +158,18 @@ class TournamentResult:
         return js, md
 
 
-def bootstrap_intervals(
-    result: TournamentResult, samples: int = 200, seed: int = 0
-) -> dict[str, tuple[float, float]]:
-    """95% intervals of the ratings and of each pairing's score (kept in
-    ``result.score_intervals``), resampling each pairing's deals: the ``result.players``
-    consecutive games that share a deal are drawn together (a tournament plays whole deals)."""
+class Intervals(NamedTuple):
+    """95% bootstrap intervals: each bot's rating, and each pairing's score (the first bot's
+    share of the points)."""
+
+    ratings: dict[str, tuple[float, float]]
+    scores: dict[Pair, tuple[float, float]]
+
+
+def bootstrap_intervals(result: TournamentResult, samples: int = 200, seed: int = 0) -> Intervals:
+    """95% intervals of the ratings and of each pairing's score, resampling each pairing's
+    deals: the ``result.players`` consecutive games that share a deal are drawn together (a
+    tournament plays whole deals)."""
     rng = Rng(seed)
     draws: dict[str, list[float]] = {b: [] for b in result.bots}
     pair_draws: dict[Pair, list[float]] = {pair: [] for pair in result.outcomes}
@@ -182,8 +188,10 @@ def bootstrap_intervals(
             pair_draws[pair].append(sa / len(shares) if shares else 0.5)
         for b, r in bradley_terry(result.bots, scores, iterations=200).items():
             draws[b].append(r)
-    result.score_intervals = {pair: _middle_95(values) for pair, values in pair_draws.items()}
-    return {b: _middle_95(values) for b, values in draws.items()}
+    return Intervals(
+        ratings={b: _middle_95(values) for b, values in draws.items()},
+        scores={pair: _middle_95(values) for pair, values in pair_draws.items()},
+    )
 
 
 def _middle_95(values: list[float]) -> tuple[float, float]:
@@ -221,5 +229,5 @@ def run_tournament(
         sa = sum(shares)
         result.scores[(a, b)] = (sa, len(shares) - sa)
     result.ratings = bradley_terry(names, result.scores)
-    result.intervals = bootstrap_intervals(result, seed=seed)
+    result.intervals, result.score_intervals = bootstrap_intervals(result, seed=seed)
     return result
