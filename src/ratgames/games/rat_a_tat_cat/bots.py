@@ -34,6 +34,7 @@ from .rules import (
     SWAPS,
     TAKE,
     RatATatCat,
+    RatState,
 )
 
 POWER_VALUE = 5.0
@@ -370,10 +371,10 @@ class KeptCards:
             return sample
         kept = self.kept
         for _ in range(TRIES - 1):
-            hands = sample.hands  # type: ignore[attr-defined]  # the seat's own hypothesis
+            assert isinstance(sample, RatState)
             keep = 1.0
             for place, top in self.bounds.items():
-                card = hands[place]
+                card = sample.card_in(place // SLOTS, place % SLOTS)  # the seat's own hypothesis
                 if _NUMBER[card] > top or (card >= PEEK and place in kept):
                     keep *= UNLIKELY
             if keep >= 1.0 or rng.random() < keep:

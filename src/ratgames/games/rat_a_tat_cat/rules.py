@@ -1188,6 +1188,13 @@ class RatState(State):
             "outcome": self.outcome_.to_json() if self.outcome_ is not None else None,
         }
 
+    def card_in(self, seat: int, slot: int) -> int:
+        """The card in ``seat``'s ``slot`` (-1 for a slot a player out of the game left empty).
+
+        This is the true card.  A bot may read it only on a state it drew itself from
+        ``sample_consistent``, where it is the bot's own hypothesis, never on the real game."""
+        return self.hands[seat * SLOTS + slot]
+
     def cards(self) -> list[int]:
         out = [c for c in self.hands if c >= 0]
         out.extend(self.draw)
