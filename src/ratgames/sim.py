@@ -12,8 +12,8 @@ import math
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,8 +99,42 @@ def play_one(config: SimConfig, index: int) -> GameSummary:
     )
 
 
-def _run_chunk(config: SimConfig, indices: Sequence[int]) -> list[GameSummary]:
-    return [play_one(config, i) for i in indices]
+def _run_chunk(config: SimConfig, start: int, stop: int) -> tuple[list[GameSummary], float]:
+    """Games ``start`` to ``stop - 1``, and the seconds they took."""
+    began = time.perf_counter()
+    summaries = [play_one(config, i) for i in range(start, stop)]
+    return summaries, time.perf_counter() - began
+
+
+CHUNK_SECONDS = 1.0
+"""About how long one worker's chunk of games should take (progress is reported per chunk)."""
+MAX_CHUNK = 200
+
+
+def _chunk_size(played: int, seconds: float, left: int, workers: int) -> int:
+    """How many games to hand a worker next, when the finished chunks held ``played`` games and
+    took ``seconds`` of work, with ``left`` games not handed out yet.
+
+    The first chunks hold one game each.  Then a chunk should last about :data:`CHUNK_SECONDS`,
+    but hold at most twice the games measured so far (so a few quick games do not send out a long
+    chunk), at most :data:`MAX_CHUNK`, and at most half of each worker's share of the games left
+    (so the workers finish together).
+
+    >>> _chunk_size(0, 0.0, 1000, 2)  # nothing measured yet
+    1
+    >>> _chunk_size(1, 0.001, 1000, 2)  # one quick game
+    2
+    >>> _chunk_size(4, 240.0, 1000, 2)  # a minute a game
+    1
+    >>> _chunk_size(400, 1.0, 4000, 2)  # 2.5 ms a game
+    200
+    >>> _chunk_size(400, 1.0, 40, 2)  # near the end
+    10
+    """
+    if not played:
+        return 1
+    by_time = int(CHUNK_SECONDS * played / max(seconds, 1e-9))
+    return max(1, min(by_time, 2 * played, MAX_CHUNK, left // (2 * workers)))
 
 
 @dataclass
@@ -209,11 +243,6 @@ class SimResult:
         }
 
 
-def _chunks(n: int, size: int) -> Iterator[list[int]]:
-    for start in range(0, n, size):
-        yield list(range(start, min(n, start + size)))
-
-
 def simulate(
     config: SimConfig,
     *,
@@ -234,17 +263,27 @@ def simulate(
             if on_progress:
                 on_progress(1)
     else:
-        size = max(1, min(200, config.games // (workers * 8)))
+        # Chunks sized by the measured time a game takes (see _chunk_size), two per worker in
+        # flight; each game depends only on its index, so the chunking does not change results.
         parts: dict[int, list[GameSummary]] = {}
+        pending: dict[Future[tuple[list[GameSummary], float]], int] = {}
+        start = played = 0
+        busy = 0.0
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {
-                pool.submit(_run_chunk, config, c): c[0] for c in _chunks(config.games, size)
-            }
-            for fut in as_completed(futures):
-                part = fut.result()
-                parts[futures[fut]] = part
-                if on_progress:
-                    on_progress(len(part))
-        for start in sorted(parts):
-            summaries.extend(parts[start])
+            while start < config.games or pending:
+                while start < config.games and len(pending) < 2 * workers:
+                    size = _chunk_size(played, busy, config.games - start, workers)
+                    stop = min(config.games, start + size)
+                    pending[pool.submit(_run_chunk, config, start, stop)] = start
+                    start = stop
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    part, seconds = fut.result()
+                    parts[pending.pop(fut)] = part
+                    played += len(part)
+                    busy += seconds
+                    if on_progress:
+                        on_progress(len(part))
+        for first in sorted(parts):
+            summaries.extend(parts[first])
     return SimResult(config, summaries, time.perf_counter() - started)
