@@ -262,31 +262,8 @@ class IsmctsBot(Bot):
         gain, play both out on this sample with the same random numbers, credit the difference."""
         stage = state.stage() if by_round else -1
         me = state.seats_to_act()[0]
-        children = root.children
         others = [a for a in state.legal_actions(me) if a != default]
-        unexplored = [a for a in others if (me, a) not in children]
-        for a in others:
-            known = children.get((me, a))
-            if known is not None:
-                known.available += 1
-        if unexplored:
-            action = unexplored[rng.randbelow(len(unexplored))]
-            child = Node()
-            child.available = 1
-            children[(me, action)] = child
-        else:
-            c = self.c
-            best_score = -math.inf
-            picked: tuple[Node, Action] | None = None
-            for a in others:
-                candidate = children[(me, a)]
-                score = candidate.gain / candidate.visits + c * math.sqrt(
-                    math.log(candidate.available) / candidate.visits
-                )
-                if score > best_score:
-                    best_score, picked = score, (candidate, a)
-            assert picked is not None
-            child, action = picked
+        child, action, _ = self._select(root, me, others, rng, paired=True)
         players = state.game.players
         seed = rng.next64()
         baseline = state.clone()
@@ -328,38 +305,46 @@ class IsmctsBot(Bot):
     ) -> None:
         """Selection and expansion from ``node``: walk the tree by UCB, add one new node, and
         leave ``state`` where the play-out starts (``path`` gets each node and who chose it)."""
-        c = self.c
         limit = self.tree or 1 << 30
         while not state.is_over() and (stage < 0 or state.stage() == stage) and len(path) < limit:
             seat = state.seats_to_act()[0]
-            legal = state.legal_actions(seat)
-            children = node.children
-            unexplored = [a for a in legal if (seat, a) not in children]
-            for a in legal:
-                child = children.get((seat, a))
-                if child is not None:
-                    child.available += 1
-            if unexplored:
-                action = unexplored[rng.randbelow(len(unexplored))]
-                child = Node()
-                child.available = 1
-                children[(seat, action)] = child
-                state.apply(seat, action)
-                path.append((child, seat))
+            child, action, new = self._select(node, seat, state.legal_actions(seat), rng)
+            state.apply(seat, action)
+            path.append((child, seat))
+            if new:
                 return
-            best_score = -1.0
-            chosen: tuple[Node, Action] | None = None
-            for a in legal:
-                child = children[(seat, a)]
-                score = child.reward / child.visits + c * math.sqrt(
-                    math.log(child.available) / child.visits
-                )
-                if score > best_score:
-                    best_score, chosen = score, (child, a)
-            assert chosen is not None
-            state.apply(seat, chosen[1])
-            path.append((chosen[0], seat))
-            node = chosen[0]
+            node = child
+
+    def _select(
+        self, node: Node, seat: int, actions: list[Action], rng: Rng, paired: bool = False
+    ) -> tuple[Node, Action, bool]:
+        """The child of ``node`` for ``seat``'s next move among ``actions``, and whether it is new:
+        an untried action first (at random), else the best UCB score on the mean reward (on the
+        mean gain over the heuristic's move when ``paired``).  Counts every tried action as
+        available."""
+        children = node.children
+        unexplored = [a for a in actions if (seat, a) not in children]
+        for a in actions:
+            known = children.get((seat, a))
+            if known is not None:
+                known.available += 1
+        if unexplored:
+            action = unexplored[rng.randbelow(len(unexplored))]
+            child = Node()
+            child.available = 1
+            children[(seat, action)] = child
+            return child, action, True
+        c = self.c
+        best_score = -math.inf
+        picked: tuple[Node, Action] | None = None
+        for a in actions:
+            child = children[(seat, a)]
+            total = child.gain if paired else child.reward
+            score = total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            if score > best_score:
+                best_score, picked = score, (child, a)
+        assert picked is not None
+        return picked[0], picked[1], False
 
     def _reseed_rollout(self, seed: int) -> None:
         """The same random numbers for every play-out of one sample (the pairing)."""
