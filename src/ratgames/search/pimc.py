@@ -15,11 +15,11 @@ Parameters (``pimc:iterations=400,rollout=heuristic``):
 * ``seconds``: a time budget per move instead;
 * ``rollout``: ``heuristic`` (the game's heuristic bot plays every seat) or ``random``;
 * ``depth``, ``horizon``, ``belief``, ``score``: as for ``ismcts``;
-* ``confidence``: keep the game's heuristic move unless another move
-  beats it on the same samples by at least this many standard errors.  Most positions have
-  several moves within a hair of each other; picking the best mean among them trades the
-  heuristic's sound choice for noise, so a search that only overrules it on evidence is never
-  worse than the heuristic and better where the evidence is clear.
+* ``confidence``: keep the game's heuristic move unless another move beats it on the same
+  samples by at least this many standard errors.  Most positions have several moves within a
+  hair of each other; picking the best mean among them trades the heuristic's sound choice for
+  noise, so a search that only overrules it on evidence is never worse than the heuristic and
+  better where the evidence is clear.
 """
 
 from __future__ import annotations
