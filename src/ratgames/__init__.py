@@ -10,8 +10,10 @@ False
 
 from .core import (
     Bot,
+    DealError,
     Game,
     IllegalAction,
+    InvalidNotation,
     Option,
     OptionError,
     Outcome,
@@ -34,8 +36,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Bot",
+    "DealError",
     "Game",
     "IllegalAction",
+    "InvalidNotation",
     "Option",
     "OptionError",
     "Outcome",

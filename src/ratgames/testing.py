@@ -11,9 +11,23 @@ name::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .core import Bot, Chance, Game, IllegalAction, Option, Outcome, Rng, SeatView, State
+from .core import (
+    Bot,
+    Chance,
+    DealError,
+    Game,
+    IllegalAction,
+    InvalidNotation,
+    Option,
+    Outcome,
+    Rng,
+    SeatView,
+    State,
+)
+from .core.events import CARD, Event, event_json
 
 
 class HighCard(Game):
@@ -41,26 +55,32 @@ class HighCard(Game):
             hands = [cards[2 * s : 2 * s + 2] for s in range(self.players)]
             pile = cards[2 * self.players :]
         else:
-            try:
-                hands = [[int(c) for c in h] for h in deal["hands"]]
-                pile = [int(c) for c in deal["pile"]]
-            except (KeyError, TypeError, ValueError) as exc:
-                raise ValueError(f"a deal needs 'hands' and 'pile': {exc}") from None
+            hands_in, pile_in = deal.get("hands"), deal.get("pile")
+            if not isinstance(hands_in, list) or not all(isinstance(h, list) for h in hands_in):
+                raise DealError("a deal needs 'hands': a list of lists of cards 0-9")
+            if not isinstance(pile_in, list):
+                raise DealError("a deal needs 'pile': a list of cards 0-9")
+            hands = [[self.parse_card(c) for c in h] for h in hands_in]
+            pile = [self.parse_card(c) for c in pile_in]
             if (
                 sorted([c for h in hands for c in h] + pile) != list(range(10))
                 or len(hands) != self.players
             ):
-                raise ValueError("a deal must place the cards 0-9 exactly once")
+                raise DealError("a deal must place the cards 0-9 exactly once")
         return HighCardState(self, chance, hands, pile)
 
     def parse_action(self, text: str) -> Any:
         word, _, arg = text.strip().partition(" ")
-        if word != "play" or not arg.isdigit():
-            raise IllegalAction(f"{text!r} is not an action; write 'play N' with a card 0-9")
+        if word != "play" or arg not in _DIGITS:
+            raise InvalidNotation(f"{text!r} is not an action; write 'play N' with a card 0-9")
         return Play(int(arg))
 
-    def parse_card(self, text: str) -> int:
-        return int(text)
+    def parse_card(self, text: object) -> int:
+        if isinstance(text, int) and not isinstance(text, bool) and 0 <= text <= 9:
+            return text
+        if isinstance(text, str) and text in _DIGITS:
+            return int(text)
+        raise DealError(f"{text!r} is not a card; the cards are 0-9")
 
     def rules(self) -> str:
         return "Play a card. Options: `turns`, `edition`."
@@ -70,6 +90,22 @@ class HighCard(Game):
 
     def card_text(self, card: int) -> str:
         return str(card)
+
+    def describe_event(self, event: Mapping[str, Any], viewer: int | None = None) -> str:
+        who = "You" if event["seat"] == viewer else self.seat_name(event["seat"])
+        return f"{who} played {event['card']}"
+
+
+_DIGITS = frozenset("0123456789")
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """A seat played a card face up."""
+
+    kind: ClassVar[str] = "played"
+    seat: int
+    card: int = field(metadata=CARD)
 
 
 class Play(tuple[int]):
@@ -82,8 +118,8 @@ class Play(tuple[int]):
         return f"play {self[0]}"
 
 
-class HighCardState(State):
-    __slots__ = ("deal", "hands", "pile", "played", "turn", "turns_done")
+class HighCardState(State[Play]):
+    __slots__ = ("deal", "hands", "log", "pile", "played", "turn", "turns_done")
 
     def __init__(self, game: Game, chance: Chance, hands: list[list[int]], pile: list[int]):
         self._init_core(game, chance)
@@ -93,11 +129,13 @@ class HighCardState(State):
         self.turn = 0
         self.turns_done = 0
         self.deal = {"hands": [list(h) for h in hands], "pile": list(pile)}
+        self.log: list[Played] = []
 
     def seats_to_act(self) -> list[int]:
         return [] if self.is_over() else [self.turn]
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def legal_actions(self, seat: int) -> list[Play]:
+        self._check_seat(seat)
         if seat != self.turn or self.is_over():
             return []
         return [Play(c) for c in sorted(self.hands[seat])]
@@ -107,7 +145,8 @@ class HighCardState(State):
             return super().why_illegal(seat, action)
         return f"card {action[0]} is not in your hand"
 
-    def _apply(self, seat: int, action: Any) -> None:
+    def _apply(self, seat: int, action: Play, time: float | None) -> None:
+        self.log.append(Played(seat, action[0]))
         self.hands[seat].remove(action[0])
         self.played[seat].append(action[0])
         if not self.pile:
@@ -138,10 +177,19 @@ class HighCardState(State):
         )
 
     def observation(self, seat: int, events: bool = True) -> dict[str, Any]:
-        return {"hand": sorted(self.hands[seat]), **self.spectator_view()}
+        self._check_seat(seat)
+        view = self.spectator_view()
+        if not events:
+            view["events"] = []
+        return {"hand": sorted(self.hands[seat]), **view}
 
     def spectator_view(self) -> dict[str, Any]:
-        return {"played": [list(p) for p in self.played], "pile": len(self.pile), "turn": self.turn}
+        return {
+            "played": [list(p) for p in self.played],
+            "pile": len(self.pile),
+            "turn": self.turn,
+            "events": [event_json(self.game, e) for e in self.log],
+        }
 
     def clone(self) -> HighCardState:
         c = HighCardState.__new__(HighCardState)
@@ -150,9 +198,11 @@ class HighCardState(State):
         c.pile = list(self.pile)
         c.played = [list(p) for p in self.played]
         c.turn, c.turns_done, c.deal = self.turn, self.turns_done, self.deal
+        c.log = list(self.log)
         return c
 
     def sample_consistent(self, seat: int, rng: Rng) -> HighCardState:
+        self._check_seat(seat)
         c = self.clone()
         unknown = sorted(self.pile + [x for s, h in enumerate(self.hands) if s != seat for x in h])
         rng.shuffle(unknown)
@@ -160,7 +210,7 @@ class HighCardState(State):
             if s != seat:
                 c.hands[s] = [unknown.pop() for _ in self.hands[s]]
         c.pile = unknown
-        c._chance = Chance(rng.next64())
+        c._forget_origin(rng)
         return c
 
     def snapshot(self) -> dict[str, Any]:
@@ -175,7 +225,7 @@ class HighCardState(State):
     def cards(self) -> list[int]:
         return [c for h in self.hands for c in h] + self.pile + [c for p in self.played for c in p]
 
-    def initial_deal(self) -> dict[str, Any]:
+    def _initial_deal(self) -> dict[str, Any]:
         return self.deal
 
 

@@ -1,12 +1,14 @@
 """The engine core: games, states, options, chance, records, bots and the game runner.
 
-The core knows no game by name; games register themselves (see :mod:`ratgames.games`).
+The core knows no game and no bot family by name: plugins (the entry-point group
+``ratgames.plugins``, such as :mod:`ratgames.games` and :mod:`ratgames.search`) register them.
 """
 
 from .bots import Bot, RandomBot, Reaction, SeatView, make_bot, register_bot
 from .errors import (
     DealError,
     IllegalAction,
+    InvalidNotation,
     OptionError,
     RatgamesError,
     RecordError,
@@ -26,6 +28,7 @@ __all__ = [
     "DealError",
     "Game",
     "IllegalAction",
+    "InvalidNotation",
     "Option",
     "OptionError",
     "Outcome",

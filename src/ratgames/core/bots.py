@@ -129,9 +129,6 @@ class RandomBot(Bot):
         return legal[self.rng.randbelow(len(legal))]
 
 
-BotFactory = Callable[..., Bot]
-
-
 @dataclass(frozen=True)
 class BotEntry:
     """A registered bot: its name, class, one-line description and the games it plays."""
@@ -156,7 +153,7 @@ def bot_entries(game_id: str) -> list[BotEntry]:
 
     from .registry import game_class
 
-    importlib.import_module("ratgames.search")  # the search bots, which play every game
+    # game_class loads the plugins, among them the bots that play every game (such as search).
     # A game's own bots live in the ``bots`` module beside its rules; importing it registers them.
     package = game_class(game_id).__module__.rpartition(".")[0]
     try:

@@ -19,6 +19,11 @@ class IllegalAction(RatgamesError):
     """
 
 
+class InvalidNotation(IllegalAction):
+    """Text (or an action object) that is not an action of the game at all, as opposed to a
+    well-formed action that the rules do not allow now (a plain :class:`IllegalAction`)."""
+
+
 class OptionError(RatgamesError):
     """An unknown option, or a value an option does not allow."""
 

@@ -23,16 +23,21 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, cast
 
-from .errors import DealError, IllegalAction, OptionError, RatgamesError, RecordError
+from typing_extensions import TypeVar
+
+from .errors import DealError, IllegalAction, OptionError, RecordError
 from .options import Option, resolve_options
 from .rng import Rng
 
-S = TypeVar("S", bound="State")
-
 Action = Hashable
 """An action: any hashable object whose ``str()`` is its notation (each game defines its own)."""
+
+A = TypeVar("A", bound=Hashable, default=Any)
+"""A game's action type (``State[A]``)."""
+
+S = TypeVar("S", bound="State")
 
 JSON = Any
 """A value that :func:`json.dumps` accepts."""
@@ -202,12 +207,16 @@ class Game(ABC):
     def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> State:
         """A state at the start of the game: dealt from ``chance.rng``, or from ``deal``.
 
-        A given deal is validated: a bad one raises :class:`ValueError` naming what is wrong.
+        A given deal is validated: a bad one (any shape or value, of any type) raises
+        :class:`DealError` naming what is wrong.
         """
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:
-        """The action written as ``text``; :class:`IllegalAction` names what is accepted."""
+        """The action written as ``text``; :class:`InvalidNotation` names what is accepted.
+
+        Only the notation is checked here; whether the action is legal now is the state's
+        business (:meth:`State.check`)."""
 
     @abstractmethod
     def rules(self) -> str:
@@ -224,6 +233,14 @@ class Game(ABC):
     def seat_name(self, seat: int) -> str:
         """What players call a seat (``"Seat 1"`` unless the game has names such as red/black)."""
         return f"Seat {seat + 1}"
+
+    def describe_event(self, event: Mapping[str, Any], viewer: int | None = None) -> str:
+        """One event (its JSON form, see :mod:`ratgames.core.events`) as a sentence, as seat
+        ``viewer`` sees it (None: a spectator).  By default the ``describe_event`` function of
+        the ``render`` module beside the game's rules says it."""
+        from .events import render_module_describe
+
+        return render_module_describe(self)(self, event, viewer)
 
     def action_space(self) -> Sequence[Action] | None:
         """Every action the game can ever offer, where that set is small and fixed, else None."""
@@ -254,13 +271,7 @@ class Game(ABC):
         else:
             if not isinstance(deal, Mapping):
                 raise DealError(f"a deal is a mapping (JSON object), not {type(deal).__name__}")
-            try:
-                state = self._new_state(chance, deal)
-            except (DealError, RecordError):
-                raise
-            except (RatgamesError, ValueError, TypeError, KeyError, IndexError) as exc:
-                detail = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
-                raise DealError(f"bad deal for {self.id}: {detail}") from None
+            state = self._new_state(chance, deal)
         state._seed = seed
         return state
 
@@ -280,14 +291,17 @@ class Game(ABC):
         }
 
 
-class State(ABC):
+class State(ABC, Generic[A]):
     """One moment of one game: everything on the table, hidden or not.
 
     Only the game's code reads a state's fields.  Everyone else (bots, front ends, simulation,
     adapters) uses the public methods, and a player's knowledge is :meth:`observation`.
+
+    Every public method that takes a seat refuses one that is not a seat of the game with an
+    :class:`IllegalAction` (games call :meth:`_check_seat` first thing).
     """
 
-    __slots__ = ("_chance", "_log", "_recording", "_seed", "game")
+    __slots__ = ("_chance", "_log", "_recording", "_sampled", "_seed", "_time", "game")
 
     game: Game
 
@@ -297,6 +311,8 @@ class State(ABC):
         self._log: tuple[Any, ...] | None = None
         self._recording = True
         self._seed: int | None = None
+        self._time = 0.0
+        self._sampled = False
 
     def _copy_core_to(self, other: State) -> None:
         """For hand-written ``clone()`` methods: copy the core fields."""
@@ -305,6 +321,8 @@ class State(ABC):
         other._log = self._log
         other._recording = self._recording
         other._seed = self._seed
+        other._time = self._time
+        other._sampled = self._sampled
 
     # --- what a game must provide -------------------------------------------------------------
 
@@ -313,12 +331,14 @@ class State(ABC):
         """The seats that may act now (one seat in a turn-based game; none once it is over)."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[A]:
         """Every action ``seat`` may take now, each once, in a stable order."""
 
     @abstractmethod
-    def _apply(self, seat: int, action: Action) -> None:
-        """Carry out an action already checked by :meth:`check`."""
+    def _apply(self, seat: int, action: A, time: float | None) -> None:
+        """Carry out an action already checked by :meth:`check`, taken at ``time`` seconds from
+        the start (None when the caller gives no time; :meth:`apply` has checked that a given
+        time is a finite number, not below the last one)."""
 
     @abstractmethod
     def is_over(self) -> bool:
@@ -348,9 +368,11 @@ class State(ABC):
     @abstractmethod
     def sample_consistent(self: S, seat: int, rng: Rng) -> S:
         """A full state that agrees with everything ``seat`` knows, with the cards it cannot see
-        dealt at random among the places they could be.  It must depend only on what ``seat``
-        knows (never on the real order of hidden cards) and on ``rng``; later chance events in
-        the returned state draw from a generator seeded from ``rng``.
+        dealt at random among the places they could be: a position the rules can reach, with
+        every card one the rules allow in its place.  It must depend only on what ``seat``
+        knows (never on the real deal, seed or order of hidden cards) and on ``rng``.  Games
+        call :meth:`_forget_origin` on it, so that its seed, log, initial deal and record reveal
+        nothing and its later chance events draw from a generator seeded from ``rng``.
         """
 
     @abstractmethod
@@ -362,8 +384,9 @@ class State(ABC):
         """Every card now in the game, wherever it is (for conservation checks)."""
 
     @abstractmethod
-    def initial_deal(self) -> dict[str, JSON]:
-        """The deal this game started from, in the game's deal format (``new_state(deal=...)``)."""
+    def _initial_deal(self) -> dict[str, JSON]:
+        """The deal this game started from, in the game's deal format (``new_state(deal=...)``);
+        only asked of a state that is not a sample."""
 
     # --- provided -------------------------------------------------------------------------------
 
@@ -371,6 +394,31 @@ class State(ABC):
     def seed(self) -> int | None:
         """The seed the game was started with (None for a state built otherwise)."""
         return self._seed
+
+    @property
+    def sampled(self) -> bool:
+        """True for a state drawn by :meth:`sample_consistent` (a hypothesis, not a real game)."""
+        return self._sampled
+
+    def initial_deal(self) -> dict[str, JSON]:
+        """The deal this game started from, in the game's deal format (``new_state(deal=...)``).
+
+        A sample has none (its start is not part of what its seat knows): :class:`RecordError`.
+        """
+        if self._sampled:
+            raise RecordError(
+                "a state sampled for a seat's knowledge has no initial deal and no record"
+            )
+        return self._initial_deal()
+
+    def _forget_origin(self, rng: Rng) -> None:
+        """For :meth:`sample_consistent`: make this copy a sample.  It keeps no seed, no log of
+        earlier moves or chance outcomes and no initial deal (all of which could tell the real
+        hidden cards), and its later chance events draw from a generator seeded from ``rng``."""
+        self._chance = Chance(rng.next64())
+        self._seed = None
+        self._log = None
+        self._sampled = True
 
     def stage(self) -> int:
         """How many scoring units (rounds, deals) have ended so far; always 0 in a game of one.
@@ -385,6 +433,32 @@ class State(ABC):
         scores so far (for search, which calls it on its own samples); None if the game has no
         such estimate (search then plays to the end)."""
         return None
+
+    def _check_seat(self, seat: object) -> int:
+        """``seat`` if it is a seat of this game, else :class:`IllegalAction` naming the seats."""
+        if seat.__class__ is not int or not 0 <= seat < self.game.players:  # type: ignore[operator,unused-ignore]
+            raise IllegalAction(
+                f"there is no seat {seat!r}; seats are numbered 0 to {self.game.players - 1}"
+            )
+        return seat  # type: ignore[return-value,unused-ignore]
+
+    def _check_time(self, time: object) -> float | None:
+        """``time`` as a float if it is a valid action time, else :class:`IllegalAction`."""
+        if time is None:
+            return None
+        if time.__class__ not in (int, float):
+            raise IllegalAction(
+                f"an action's time is a number of seconds from the start, not {time!r}"
+            )
+        t = float(time)  # type: ignore[arg-type,unused-ignore]
+        if not math.isfinite(t) or t < 0:
+            raise IllegalAction(f"an action's time must be finite and not negative, not {time!r}")
+        if t < self._time:
+            raise IllegalAction(
+                f"an action's time cannot go back: {t:g} s is before the last action's "
+                f"{self._time:g} s"
+            )
+        return t
 
     def why_illegal(self, seat: int, action: Action) -> str:
         """Why ``action`` is refused for ``seat`` (games override this with precise reasons)."""
@@ -402,33 +476,28 @@ class State(ABC):
 
     def check(self, seat: int, action: Action) -> None:
         """Raise :class:`IllegalAction` with the reason unless ``action`` is legal for ``seat``."""
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.game.players:
-            raise IllegalAction(
-                f"there is no seat {seat!r}; seats are numbered 0 to {self.game.players - 1}"
-            )
+        self._check_seat(seat)
         if self.is_over():
             raise IllegalAction("the game is over")
         if not self.is_legal(seat, action):
             raise IllegalAction(self.why_illegal(seat, action))
 
-    def apply(self, seat: int, action: Action | str, time: float | None = None) -> None:
+    def apply(self, seat: int, action: A | str, time: float | None = None) -> None:
         """Apply ``action`` (an action or its notation) by ``seat``, at ``time`` seconds from the
-        start if known.  An illegal or malformed action raises :class:`IllegalAction` and leaves
-        the state exactly as it was.
+        start if known (a finite number, not negative, never below an earlier action's time).
+        An illegal or malformed action raises :class:`IllegalAction` (:class:`InvalidNotation`
+        for text that is not an action) and leaves the state exactly as it was.
         """
-        if isinstance(action, str):
-            action = self.game.parse_action(action)
-        self.check(seat, action)
+        t = self._check_time(time)
+        act: A = (
+            cast(A, self.game.parse_action(action)) if isinstance(action, str) else action
+        )
+        self.check(seat, act)
+        if t is not None:
+            self._time = t
         if self._recording:
-            before = self._log
-            self._log = (("action", seat, action, time), before)
-            try:
-                self._apply(seat, action)
-            except BaseException:
-                self._log = before
-                raise
-        else:
-            self._apply(seat, action)
+            self._log = (("action", seat, act, t), self._log)
+        self._apply(seat, act, t)
 
     def _shuffle(self, cards: MutableSequence[int], what: str) -> None:
         """Shuffle ``cards`` in place as a recorded chance event named ``what``."""

@@ -39,6 +39,7 @@ def build_record(
 ) -> dict[str, Any]:
     """The record of ``state`` from its start up to now."""
     game = state.game
+    deal = state.initial_deal()
     if seats is None:
         seats = [{"name": game.seat_name(s), "player": "unknown"} for s in range(game.players)]
     if len(seats) != game.players:
@@ -66,7 +67,7 @@ def build_record(
         "seats": [dict(s) for s in seats],
         "seed": state.seed,
         "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "deal": state.initial_deal(),
+        "deal": deal,
         "events": events,
         "outcome": outcome.to_json() if outcome is not None else None,
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from importlib.metadata import entry_points
 from typing import Any
 
 from .errors import UnknownNameError
@@ -54,11 +55,17 @@ def get_game(
     return game_class(game_id)(players=players, options=options)
 
 
+PLUGIN_GROUP = "ratgames.plugins"
+"""The entry-point group of the modules that register games and bots when imported
+(``[project.entry-points."ratgames.plugins"]`` in a package's ``pyproject.toml``)."""
+
 _loaded = False
 
 
 def _load_builtin() -> None:
+    """Import every plugin module once: each registers its games or bots as it is imported."""
     global _loaded
     if not _loaded:
         _loaded = True
-        importlib.import_module("ratgames.games")
+        for entry in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+            importlib.import_module(entry.value)

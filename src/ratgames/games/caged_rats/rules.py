@@ -554,7 +554,7 @@ class CagedRatsState(State):
 
     # --- playing --------------------------------------------------------------------------------
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def _apply(self, seat: int, action: Action, time: float | None) -> None:
         assert isinstance(action, Act)
         kind = action.kind
         card = action.card
@@ -1009,7 +1009,7 @@ class CagedRatsState(State):
             out.append(self.bid)
         return out
 
-    def initial_deal(self) -> dict[str, JSON]:
+    def _initial_deal(self) -> dict[str, JSON]:
         if not self.initial:
             raise RatgamesError("a state sampled for a seat's knowledge has no initial deal")
         return {

@@ -698,7 +698,7 @@ class RatscrewState(State):
             self._event_json(self.n_events, event),
         )
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def _apply(self, seat: int, action: Action, time: float | None) -> None:
         if type(action) is Slap:
             self._slap(seat, action.version)
         elif action == PLAY_ACTION:
@@ -1042,7 +1042,7 @@ class RatscrewState(State):
         out.extend(c & 63 for c in self.burned)
         return out
 
-    def initial_deal(self) -> dict[str, JSON]:
+    def _initial_deal(self) -> dict[str, JSON]:
         text = self.game.card_text
         return {"stacks": [[text(c) for c in reversed(st)] for st in self.deal]}
 

@@ -791,7 +791,7 @@ class RatState(State):
             self._event("reshuffle", -1, len(cards))
         return draw.pop()
 
-    def _apply(self, seat: int, action: Any) -> None:
+    def _apply(self, seat: int, action: Any, time: float | None) -> None:
         k = action[0]
         g = self.game
         t: float | None = None
@@ -1203,7 +1203,7 @@ class RatState(State):
             out.append(self.held)
         return out
 
-    def initial_deal(self) -> dict[str, JSON]:
+    def _initial_deal(self) -> dict[str, JSON]:
         return {k: [list(x) for x in v] if k == "hands" else list(v) for k, v in self.deal0.items()}
 
 

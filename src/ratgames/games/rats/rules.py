@@ -599,7 +599,7 @@ class RatsState(State):
                 return cards
         return self.trick[0][1].cards if self.trick else ()
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def _apply(self, seat: int, action: Action, time: float | None) -> None:
         assert type(action) is RatsAction
         self._legal_cache = None
         kind, cards = action
@@ -969,7 +969,7 @@ class RatsState(State):
         out.extend(_cards_of(self.trick_mask))
         return out
 
-    def initial_deal(self) -> dict[str, JSON]:
+    def _initial_deal(self) -> dict[str, JSON]:
         all_hands = [c for h in self.initial_hands for c in h]
         stock = sorted(set(self.game.deck()) - set(all_hands))
         return {

@@ -1,0 +1,96 @@
+"""Events: what happened at the table, in one schema for every game.
+
+A game declares its events as frozen dataclasses that subclass :class:`Event`, each with a class
+attribute ``kind`` (a short lowercase word such as ``"draw"`` or ``"trick"``).  Fields hold plain
+values: ints, strings, bools, None, and tuples of them.  A field that holds a card (or a tuple of
+cards, as small ints) says so in its metadata with :data:`CARD`, so that cards become their
+notation when the event becomes JSON::
+
+    @dataclass(frozen=True, slots=True)
+    class Take(Event):
+        kind: ClassVar[str] = "take"
+        seat: int
+        card: int = field(metadata=CARD)
+
+Events become JSON in one place, :func:`event_json`: an object whose ``"kind"`` names the event,
+followed by its fields by name (tuples as lists, cards as their notation)::
+
+    {"kind": "take", "seat": 1, "card": "7"}
+
+Observations and spectator views carry their events in this form (under ``"events"``), only the
+ones the viewer may know.  Sentences come from each game's ``render`` module only, through
+:func:`event_text`, which front ends (terminal, browser, logs) call with the JSON form.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from .game import Game
+
+CARD: Mapping[str, bool] = {"card": True}
+"""Field metadata for a field holding a card, or a tuple of cards (None stays None)."""
+
+_Plan = tuple[tuple[str, bool], ...]
+_PLANS: dict[type, _Plan] = {}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Event:
+    """Base class of every game's events."""
+
+    kind: ClassVar[str] = "event"
+
+
+def _plan(cls: type) -> _Plan:
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = tuple((f.name, bool(f.metadata.get("card"))) for f in dataclasses.fields(cls))
+        _PLANS[cls] = plan
+    return plan
+
+
+def _plain(value: Any, card: Callable[[int], str] | None) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v, card) for v in value]
+    if card is not None and isinstance(value, int) and not isinstance(value, bool):
+        return card(value)
+    return value
+
+
+def event_json(game: Game, event: Event) -> dict[str, Any]:
+    """``event`` as a JSON object: ``{"kind": ..., field: value, ...}`` with cards as notation.
+
+    >>> from ratgames.testing import HighCard, Played
+    >>> event_json(HighCard(), Played(seat=1, card=7))
+    {'kind': 'played', 'seat': 1, 'card': '7'}
+    """
+    out: dict[str, Any] = {"kind": event.kind}
+    card = game.card_text
+    for name, is_card in _plan(type(event)):
+        out[name] = _plain(getattr(event, name), card if is_card else None)
+    return out
+
+
+def event_text(game: Game, event: Mapping[str, Any], viewer: int | None = None) -> str:
+    """One event (in its JSON form) as a sentence, as seat ``viewer`` sees it (None: a
+    spectator).  The words come from the game's ``render`` module (``describe_event``), or from
+    :meth:`Game.describe_event` where a game overrides it.
+
+    >>> from ratgames.testing import HighCard
+    >>> event_text(HighCard(), {"kind": "played", "seat": 1, "card": "7"}, viewer=1)
+    'You played 7'
+    """
+    return game.describe_event(event, viewer)
+
+
+def render_module_describe(game: Game) -> Callable[[Game, Mapping[str, Any], int | None], str]:
+    """The ``describe_event`` function of the ``render`` module beside the game's rules."""
+    package = type(game).__module__.rpartition(".")[0]
+    module = importlib.import_module(f"{package}.render")
+    describe: Callable[[Game, Mapping[str, Any], int | None], str] = module.describe_event
+    return describe
