@@ -20,7 +20,10 @@ after the deal (reshuffles and the like), and the outcome::
 from __future__ import annotations
 
 import datetime as _dt
+import itertools
 import json
+import os
+import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -75,12 +78,37 @@ def build_record(
     return record
 
 
-def save_record(record: Mapping[str, Any], path: str | Path) -> Path:
-    """Write ``record`` as JSON to ``path`` (parent folders are made)."""
+def save_record(record: Mapping[str, Any], path: str | Path, *, overwrite: bool = False) -> Path:
+    """Write ``record`` as JSON to ``path`` (parent folders are made) and return where it went.
+
+    The file appears whole or not at all: the JSON goes to a temporary file in the same folder,
+    which is then moved into place, so a reader never sees a half-written record.  An existing
+    file is never overwritten unless ``overwrite`` is true (for a record that is saved again as
+    its game goes on): the record goes to the first free name ``stem-2.json``, ``stem-3.json``...
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    return path
+    text = json.dumps(record, indent=1, allow_nan=False) + "\n"
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if overwrite:
+            os.replace(tmp, path)
+            return path
+        for n in itertools.count(1):
+            target = path if n == 1 else path.with_name(f"{path.stem}-{n}{path.suffix}")
+            try:
+                os.link(tmp, target)  # fails if the name is taken, atomically
+            except FileExistsError:
+                continue
+            return target
+        raise AssertionError("unreachable")  # pragma: no cover
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def load_record(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
