@@ -6,7 +6,10 @@ allows (smallest, default, largest) and each of its declared option ``variants``
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ratgames
-from ratgames.core.errors import IllegalAction, RatgamesError
+from ratgames.core.errors import IllegalAction, RatgamesError, RecordError
 from ratgames.core.game import Game, State
 from ratgames.core.registry import game_class
 from ratgames.core.rng import Rng
@@ -216,3 +219,271 @@ def test_explicit_deal_round_trips(game_id: str) -> None:
     assert _snap(again) == _snap(state)
     with pytest.raises(RatgamesError):
         game.new_state(deal={"nonsense": True})
+
+
+# --- the engine's contract, for every game (samples, action objects, records, recording) ---------
+
+
+def _positions(game: Game, seed: int, count: int, *, timed: bool = False) -> list[State]:
+    """Up to ``count`` states met along one random game (each a clone), the last one over."""
+    rng = Rng(seed)
+    state = game.new_state(seed=seed)
+    out: list[State] = []
+    step, clock = 0, 0.0
+    every = 1 + rng.randbelow(9)
+    while not state.is_over():
+        if step % every == 0 and len(out) < count:
+            out.append(state.clone())
+        to_act = state.seats_to_act()
+        seat = to_act[rng.randbelow(len(to_act))]
+        legal = state.legal_actions(seat)
+        clock += 0.25 + rng.randbelow(4)
+        state.apply(seat, legal[rng.randbelow(len(legal))], time=clock if timed else None)
+        step += 1
+    out.append(state)
+    return out
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
+def test_samples_reveal_nothing_and_are_reachable(
+    game_id: str, players: int, options: dict[str, Any]
+) -> None:
+    """A sample keeps no seed, log, initial deal or record of the real game; drawn from the
+    real state or from another the seat cannot tell apart, the same random numbers give the
+    same sample; every seat the sample asks to act has a legal move, and the sample plays on
+    to an end under the rules."""
+    game = ratgames.get_game(game_id, players=players, options=options)
+    rng = Rng(0xC0FFEE)
+    for n, state in enumerate(_positions(game, 77 + players, 8)):
+        if state.is_over():
+            continue
+        for seat in range(players):
+            sample = state.sample_consistent(seat, Rng(rng.next64()))
+            assert sample.sampled and not state.sampled
+            assert sample.seed is None, "a sample keeps the real seed"
+            assert sample.events() == [], "a sample keeps the real log"
+            with pytest.raises(RatgamesError):
+                sample.initial_deal()
+            with pytest.raises(RatgamesError):
+                sample.record()
+            assert sample.observation(seat) == state.observation(seat)
+            # From a state the seat cannot tell apart (other hidden cards), the same samples.
+            r = rng.next64()
+            twin = sample.sample_consistent(seat, Rng(rng.next64()))
+            assert _snap(state.sample_consistent(seat, Rng(r))) == _snap(
+                twin.sample_consistent(seat, Rng(r))
+            ), f"seat {seat}: samples depend on what the seat cannot see"
+            # A reachable position: whoever is to act can act, and play goes on to an end.
+            for s in sample.seats_to_act():
+                assert sample.legal_actions(s), f"a sample leaves seat {s} with no legal move"
+            if n % 3 == 0:
+                play = sample.clone()
+                deck = sorted(play.cards())
+                moves = 0
+                while not play.is_over() and moves < 3000:
+                    s = play.seats_to_act()[0]
+                    legal = play.legal_actions(s)
+                    assert legal, f"a sample's play-out leaves seat {s} with no legal move"
+                    play.apply(s, legal[rng.randbelow(len(legal))])
+                    assert sorted(play.cards()) == deck
+                    moves += 1
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
+def test_every_query_refuses_a_bad_seat(
+    game_id: str, players: int, options: dict[str, Any]
+) -> None:
+    game = ratgames.get_game(game_id, players=players, options=options)
+    state = game.new_state(seed=5)
+    action = state.legal_actions(state.seats_to_act()[0])[0]
+    before = _snap(state)
+    for bad in (-1, players, True, False, "0", 0.0, None):
+        with pytest.raises(IllegalAction, match="seat"):
+            state.observation(bad)  # type: ignore[arg-type]
+        with pytest.raises(IllegalAction, match="seat"):
+            state.legal_actions(bad)  # type: ignore[arg-type]
+        with pytest.raises(IllegalAction, match="seat"):
+            state.sample_consistent(bad, Rng(1))  # type: ignore[arg-type]
+        with pytest.raises(IllegalAction, match="seat"):
+            state.is_legal(bad, action)  # type: ignore[arg-type]
+        with pytest.raises(IllegalAction, match="seat"):
+            state.apply(bad, action)  # type: ignore[arg-type]
+    assert _snap(state) == before
+
+
+@pytest.mark.parametrize("game_id", ratgames.game_ids())
+def test_action_times_are_checked(game_id: str) -> None:
+    game = ratgames.get_game(game_id)
+    state = game.new_state(seed=9)
+    seat = state.seats_to_act()[0]
+    action = state.legal_actions(seat)[0]
+    state.apply(seat, action, time=2.5)
+    before = _snap(state)
+    seat = state.seats_to_act()[0]
+    action = state.legal_actions(seat)[0]
+    for bad in ("abc", float("nan"), float("inf"), -1, True, 1.0, [3]):
+        with pytest.raises(IllegalAction, match="time"):
+            state.apply(seat, action, time=bad)  # type: ignore[arg-type]
+        assert _snap(state) == before
+    state.apply(seat, action, time=2.5)  # the same time again is fine
+    record = json.loads(json.dumps(state.record(), allow_nan=False))
+    assert _snap(ratgames.replay(record)) == _snap(state)
+
+
+def _action_objects(game: Game) -> Any:
+    """The game's hypothesis strategy of directly built action objects (see the tests of each
+    game: ``tests/games/<package>/action_objects.py``)."""
+    module = type(game).__module__
+    base = Path(__file__).parent
+    if module.startswith("ratgames.games."):
+        path = base / "games" / module.split(".")[2] / "action_objects.py"
+    else:
+        path = base / "core" / "action_objects.py"
+    spec = importlib.util.spec_from_file_location(f"action_objects_{game.id}", path)
+    assert spec is not None and spec.loader is not None, f"no {path}"
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.action_objects(game)
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32), data=st.data())
+def test_action_objects_are_checked_like_text(
+    game_id: str, players: int, options: dict[str, Any], seed: int, data: st.DataObject
+) -> None:
+    """An action object built directly, with any field values of any type, is refused with
+    :class:`IllegalAction` and changes nothing unless it equals a legal action; an accepted one
+    replays through its notation to the same state."""
+    game = ratgames.get_game(game_id, players=players, options=options)
+    objects = _action_objects(game)
+    positions = _positions(game, seed, 3)
+    for state in positions:
+        before = _snap(state)
+        seats = state.seats_to_act() or [0]
+        for _ in range(8):
+            obj = data.draw(objects)
+            seat = data.draw(st.sampled_from(seats))
+            trial = state.clone()
+            try:
+                trial.apply(seat, obj)
+            except IllegalAction:
+                assert _snap(trial) == before, f"a refused {obj!r} changed the state"
+                continue
+            assert any(obj == a for a in state.legal_actions(seat)), f"{obj!r} was accepted"
+            again = state.clone()
+            parsed = game.parse_action(str(obj))
+            assert parsed == obj, f"{obj!r} does not round-trip through {str(obj)!r}"
+            again.apply(seat, parsed)
+            assert _snap(again) == _snap(trial)
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=6,
+)
+
+
+def _mutate(node: Any, data: st.DataObject, depth: int = 0) -> Any:
+    """``node`` with one random change somewhere inside it."""
+    children: list[Any] = []
+    if isinstance(node, dict):
+        children = list(node)
+    elif isinstance(node, list):
+        children = list(range(len(node)))
+    how = data.draw(st.integers(0, 9))
+    if not children or how < 2 or depth > 6:
+        return data.draw(JSON_VALUES)
+    key = data.draw(st.sampled_from(children))
+    if how == 2:
+        del node[key]
+    elif how == 3 and isinstance(node, list):
+        node.insert(key, data.draw(JSON_VALUES))
+    elif how == 4 and isinstance(node, list) and len(node) > 1:
+        other = data.draw(st.sampled_from(children))
+        node[key], node[other] = node[other], node[key]
+    else:
+        node[key] = _mutate(node[key], data, depth + 1)
+    return node
+
+
+@pytest.mark.parametrize("game_id", ratgames.game_ids())
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_mutated_records_replay_or_raise_record_error(game_id: str, data: st.DataObject) -> None:
+    game = ratgames.get_game(game_id)
+    record = _RECORDS.setdefault(
+        game_id, json.dumps(_positions(game, 3, 1, timed=True)[-1].record())
+    )
+    mutated = _mutate(json.loads(record), data)
+    with contextlib.suppress(RecordError):
+        ratgames.replay(mutated)
+
+
+_RECORDS: dict[str, str] = {}
+
+
+def test_corrupt_record_files_raise_record_error(tmp_path: Path) -> None:
+    game = ratgames.get_game("test-high-card")
+    good = _positions(game, 1, 1, timed=True)[-1].record()
+    cases = {
+        "latin1.json": json.dumps(good).replace("Seat", "S\u00e9at").encode("latin-1"),
+        "deep.json": b'{"format": "ratgames-record", "x": '
+        + b"[" * 100_000
+        + b"]" * 100_000
+        + b"}",
+        "bigint.json": json.dumps({**good, "seed": 0})
+        .replace('"seed": 0', '"seed": ' + "9" * 5000)
+        .encode(),
+        "nan.json": json.dumps({**good, "events": [{"seat": 0, "action": "play 1", "time": 1}]})
+        .replace('"time": 1', '"time": NaN')
+        .encode(),
+        "chance3.json": json.dumps(
+            {**good, "events": [{"chance": "refill", "outcome": "3"}]}
+        ).encode(),
+        "empty.json": b"",
+    }
+    timed = dict(good)
+    timed["events"] = [dict(e) for e in good["events"]]
+    first = next(e for e in timed["events"] if "action" in e)
+    first["time"] = "abc"
+    cases["timeabc.json"] = json.dumps(timed).encode()
+    for name, blob in cases.items():
+        path = tmp_path / name
+        path.write_bytes(blob)
+        with pytest.raises(RecordError):
+            ratgames.replay(path)
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
+def test_recording_on_or_off_gives_the_same_game(
+    game_id: str, players: int, options: dict[str, Any]
+) -> None:
+    game = ratgames.get_game(game_id, players=players, options=options)
+    final = _positions(game, 21, 1, timed=True)[-1]
+    quiet = game.new_state(seed=final.seed)
+    quiet.set_recording(False)
+    loud = game.new_state(seed=final.seed)
+    for event in final.events():
+        if event[0] == "action":
+            _, seat, action, time = event
+            quiet.apply(seat, action, time=time)
+            loud.apply(seat, action, time=time)
+    assert _snap(quiet) == _snap(loud) == _snap(final)
+    assert quiet.outcome() == final.outcome()
+
+
+RECORDS_BEFORE = sorted((Path(__file__).parent / "data" / "records-before").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", RECORDS_BEFORE, ids=[p.stem for p in RECORDS_BEFORE])
+def test_records_made_before_still_replay_to_the_same_outcome(path: Path) -> None:
+    """Seeded games recorded before the engine's contract was tightened play the same now."""
+    record = json.loads(path.read_text(encoding="utf-8"))
+    state = ratgames.replay(record)  # checks that the outcome is the recorded one
+    assert state.is_over()

@@ -143,6 +143,8 @@ class HighCardState(State[Play]):
     def why_illegal(self, seat: int, action: Any) -> str:
         if seat != self.turn:
             return super().why_illegal(seat, action)
+        if not isinstance(action, Play) or type(action[0]) is not int:
+            return f"{action!r} is not an action; an action is 'play N' with a card 0-9"
         return f"card {action[0]} is not in your hand"
 
     def _apply(self, seat: int, action: Play, time: float | None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -135,3 +136,72 @@ def test_seat_view_hides_the_state() -> None:
     assert view.observation()["hand"] == sorted(state.hands[0])
     sample = view.sample_consistent(Rng(1))
     assert sample.observation(0) == state.observation(0)
+
+
+def test_save_record_never_overwrites_and_is_never_read_half_written(tmp_path: Path) -> None:
+    import threading
+
+    from ratgames.core.records import load_record, save_record
+
+    state = play_game(HighCard(), [make_bot(HighCard(), "random", seed=s) for s in (1, 2)], seed=4)
+    record = state.record()
+    paths = [save_record(record, tmp_path / "same-name.json") for _ in range(8)]
+    assert len(set(paths)) == 8, "a record was overwritten"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(p.name for p in paths)
+    for p in paths:
+        assert replay(p).outcome() == state.outcome()
+    # A reader that polls a record being saved again and again sees it whole or not at all.
+    target = tmp_path / "again.json"
+    save_record(record, target)
+    stop = threading.Event()
+    bad: list[str] = []
+
+    def read() -> None:
+        while not stop.is_set():
+            try:
+                load_record(target)
+            except RecordError as exc:
+                bad.append(str(exc))
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    for _ in range(200):
+        save_record(record, target, overwrite=True)
+    stop.set()
+    reader.join()
+    assert bad == []
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"], "a temporary file was left"
+
+
+def test_float_parameters_refuse_nan_and_infinity() -> None:
+    from ratgames.core.options import Option
+
+    spec = Option("c", 0.7, "exploration", minimum=0.0)
+    for bad in ("nan", "inf", "-inf", float("nan"), float("inf"), True, None, "x"):
+        with pytest.raises(OptionError, match="'c'"):
+            spec.coerce(bad)
+    assert spec.coerce("1.5") == 1.5
+
+
+def test_action_objects_must_match_a_legal_action_type_for_type() -> None:
+    state = HighCard().new_state(seed=3)
+    card = state.legal_actions(0)[0][0]
+    before = state.snapshot()
+    for fake in (Play(bool(card)) if card in (0, 1) else Play(float(card)), Play(str(card))):
+        with pytest.raises(IllegalAction):
+            state.apply(0, fake)
+        assert state.snapshot() == before
+    state.apply(0, Play(card))
+
+
+def test_malformed_notation_is_told_apart_from_an_illegal_move() -> None:
+    from ratgames.core import InvalidNotation
+
+    state = HighCard().new_state(seed=3)
+    with pytest.raises(InvalidNotation, match="is not an action"):
+        state.apply(0, "play eleven")
+    held = set(state.legal_actions(0))
+    missing = next(c for c in range(10) if Play(c) not in held)
+    with pytest.raises(IllegalAction, match="not in your hand") as refused:
+        state.apply(0, f"play {missing}")
+    assert not isinstance(refused.value, InvalidNotation)

@@ -18,6 +18,7 @@ Conventions every game follows:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from abc import ABC, abstractmethod
@@ -83,7 +84,7 @@ class Chance:
         if outcome is None:
             self.rng.shuffle(cards)
             return
-        if sorted(outcome) != sorted(cards):
+        if not isinstance(outcome, tuple) or sorted(outcome) != sorted(cards):
             raise RecordError(
                 f"chance outcome {self.pos} of the record ({what}) does not hold the same cards "
                 f"as the game has to shuffle"
@@ -139,6 +140,27 @@ class Outcome:
         sign = 1 if lower_is_better else -1
         keyed = [sign * v for v in values]
         return tuple(1 + sum(1 for other in keyed if other < mine) for mine in keyed)
+
+
+def same_action(a: object, b: object) -> bool:
+    """``a == b`` with the same types all the way down (tuples, named tuples, dataclasses,
+    lists), so that ``True`` does not pass for ``1`` nor ``1.0`` for ``1``.
+
+    >>> same_action((1, (2, 3)), (1, (2, 3))), same_action((1, 2), (True, 2))
+    (True, False)
+    """
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple | list):
+        return len(a) == len(b) and all(  # type: ignore[arg-type]
+            same_action(x, y)
+            for x, y in zip(a, b)  # type: ignore[call-overload]
+        )
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return all(
+            same_action(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a)
+        )
+    return a == b
 
 
 def logistic_shares(
@@ -471,8 +493,13 @@ class State(ABC, Generic[A]):
         return f"{action} is not allowed now; allowed: {shown}"
 
     def is_legal(self, seat: int, action: Action) -> bool:
-        """True if :meth:`apply` would accept ``action`` from ``seat`` now."""
-        return action in self.legal_actions(seat)
+        """True if :meth:`apply` would accept ``action`` from ``seat`` now: it equals one of the
+        legal actions, field by field with the same types (``True`` is not ``1``, ``1.0`` is not
+        ``1``), so that its notation replays to the same game."""
+        for legal in self.legal_actions(seat):
+            if legal == action:
+                return same_action(legal, action)
+        return False
 
     def check(self, seat: int, action: Action) -> None:
         """Raise :class:`IllegalAction` with the reason unless ``action`` is legal for ``seat``."""

@@ -15,6 +15,8 @@ ratgames.core.errors.OptionError: option 'burn': 7 is not allowed; use a whole n
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -97,10 +99,14 @@ class Option:
         elif kind is float:
             if isinstance(value, bool):
                 raise self._refuse(value)
+            if not isinstance(value, int | float | str):
+                raise self._refuse(value)
             try:
                 result = float(value)
-            except (TypeError, ValueError):
+            except ValueError:
                 raise self._refuse(value) from None
+            if not math.isfinite(result):
+                raise self._refuse(value)
         else:
             if not isinstance(value, str):
                 raise self._refuse(value)

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 FORMAT = "ratgames-record"
 FORMAT_VERSION = 1
+MAX_RECORD_CHARS = 64_000_000
+"""The longest record text read (a long game's record is a few megabytes)."""
 
 
 def build_record(
@@ -123,10 +125,11 @@ def load_record(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
                 raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"the record is not valid JSON: {exc}") from None
+            except UnicodeDecodeError as exc:
+                raise RecordError(
+                    f"record {path} is not UTF-8 text (byte {exc.start} cannot be read)"
+                ) from None
+        data = _parse_json(text)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError("this is not a ratgames game record (no 'format': 'ratgames-record')")
     version = data.get("format_version")
@@ -148,30 +151,70 @@ def load_record(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _reject_constant(name: str) -> Any:
+    raise RecordError(f"the record is not strict JSON: it holds {name}")
+
+
+def _parse_json(text: str) -> Any:
+    """``text`` as JSON, or :class:`RecordError` naming what is wrong."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise RecordError(
+            f"the record is {len(text):,} characters long; records are at most "
+            f"{MAX_RECORD_CHARS:,}"
+        )
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"the record is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("the record is not a game record: its JSON is nested too deeply") from None
+    except ValueError as exc:  # an integer too long to read
+        raise RecordError(f"the record is not a game record: {exc}") from None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _chance_script(game: Any, events: list[Any]) -> list[tuple[str, Any]]:
     script: list[tuple[str, Any]] = []
     for i, event in enumerate(events):
         if not isinstance(event, dict):
             raise RecordError(f"event {i + 1} of the record is not an object")
         if "chance" in event:
-            outcome = event.get("outcome")
+            what, outcome = event["chance"], event.get("outcome")
+            if not isinstance(what, str):
+                raise RecordError(
+                    f"event {i + 1} of the record: a chance event is named by text, "
+                    f"not {_short(what)}"
+                )
             if isinstance(outcome, list):
                 outcome = tuple(_parse_card(game, c, i) for c in outcome)
-            elif not isinstance(outcome, int):
-                raise RecordError(f"event {i + 1} of the record has a malformed chance outcome")
-            script.append((str(event["chance"]), outcome))
+            elif isinstance(outcome, bool) or not isinstance(outcome, int):
+                raise RecordError(
+                    f"event {i + 1} of the record: the chance outcome {_short(outcome)} is "
+                    f"neither a list of cards nor a whole number"
+                )
+            script.append((what, outcome))
     return script
 
 
 def _parse_card(game: Any, text: Any, index: int) -> int:
     parse = getattr(game, "parse_card", None)
-    try:
-        if parse is None:
-            raise RecordError("this game records no cards in chance outcomes")
-        return int(parse(text))
-    except (RatgamesError, ValueError, TypeError):
+    if parse is None:
         raise RecordError(
-            f"event {index + 1} of the record names an unknown card {text!r}"
+            f"event {index + 1} of the record lists cards, but {game.id} records none"
+        )
+    if not isinstance(text, str):
+        raise RecordError(
+            f"event {index + 1} of the record: a card is written as text, not {_short(text)}"
+        )
+    try:
+        return int(parse(text))
+    except RatgamesError:
+        raise RecordError(
+            f"event {index + 1} of the record names an unknown card {_short(text)}"
         ) from None
 
 
@@ -208,8 +251,6 @@ def replay(
         raise
     except RatgamesError as exc:
         raise RecordError(f"the record's deal is not valid: {exc}") from None
-    except (ValueError, TypeError, KeyError, IndexError) as exc:
-        raise RecordError(f"the record's deal is not valid: {exc}") from None
     applied = 0
     for i, event in enumerate(events):
         if "chance" in event:
@@ -217,15 +258,25 @@ def replay(
         if upto is not None and applied >= upto:
             break
         seat, action, time = event.get("seat"), event.get("action"), event.get("time")
-        if not isinstance(seat, int) or not isinstance(action, str):
-            raise RecordError(f"event {i + 1} of the record needs a 'seat' and an 'action'")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(action, str):
+            raise RecordError(
+                f"event {i + 1} of the record needs a 'seat' (a whole number) and an "
+                f"'action' (its notation)"
+            )
         try:
             state.apply(seat, action, time=time)
         except IllegalAction as exc:
             raise RecordError(
-                f"event {i + 1} of the record ({action!r}) does not replay: {exc}"
+                f"event {i + 1} of the record ({_short(action)}) does not replay: {exc}"
             ) from None
+        except RecordError as exc:  # a chance outcome of the record that does not fit
+            raise RecordError(f"event {i + 1} of the record: {exc}") from None
         applied += 1
+    if upto is None and state._chance.pos < len(script):
+        raise RecordError(
+            f"the record holds {len(script)} chance outcomes but the game used only "
+            f"{state._chance.pos}"
+        )
     if upto is None and check_outcome and data.get("outcome") is not None:
         outcome = state.outcome()
         if outcome is None or outcome.to_json() != data["outcome"]:
