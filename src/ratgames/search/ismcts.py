@@ -51,6 +51,7 @@ from ratgames.core.bots import (
     SeatView,
     belief_for,
     bot_entries,
+    bot_params_from,
     make_bot,
     register_bot,
 )
@@ -157,17 +158,18 @@ class IsmctsBot(Bot):
         if "rollout" not in params and "heuristic" not in {e.name for e in bot_entries(game.id)}:
             params["rollout"] = "random"  # a game without a heuristic bot plays out at random
         super().__init__(game, seed, **params)
-        values = {p.name: params.get(p.name, p.default) for p in self.params}
+        # A subclass that leaves out some of the tree search's parameters gets their defaults.
+        values = {**bot_params_from(IsmctsBot, {}), **bot_params_from(type(self), params)}
         self.iterations: int = values["iterations"]
         self.seconds: float = values["seconds"]
-        self.c: float = values.get("c", 0.7)
+        self.c: float = values["c"]
         self.rollout: str = values["rollout"]
         self.depth: int = values["depth"]
         self.horizon: str = values["horizon"]
-        self.tree: int = values.get("tree", 0)
-        self.score_estimate = values.get("score", "result") == "estimate"
-        self._belief = belief_for(game.id) if values.get("belief", "model") == "model" else None
-        self.confidence: float = float(values.get("confidence", 0.0))
+        self.tree: int = values["tree"]
+        self.score_estimate = values["score"] == "estimate"
+        self._belief = belief_for(game.id) if values["belief"] == "model" else None
+        self.confidence: float = float(values["confidence"])
         self.last_iterations = 0
         has_heuristic = "heuristic" in {e.name for e in bot_entries(game.id)}
         self._rollout_bots: list[Bot] | None = None
