@@ -1,0 +1,15 @@
+"""The online game server: tables with seats for people and bots, a WebSocket protocol, stored
+games, and fair slaps in real time.
+
+* :mod:`.protocol`: every message (pydantic models) and the REST bodies; the JSON Schema.
+* :mod:`.app`: the ASGI application (FastAPI): the lobby's REST API and the WebSocket endpoint.
+* :mod:`.tables`: tables in play, their seats, connections, bots and timeouts.
+* :mod:`.fairness`: clock estimates and how slap races are settled.
+* :mod:`.store`: the database (SQLAlchemy Core; SQLite by default, PostgreSQL as an option) and
+  its Alembic migrations (``migrations/``).
+* :mod:`.client`: a WebSocket client used by ``ratgames join``, ``ratgames bot``, the tests and
+  the benchmark.
+* :mod:`.cli`: the commands ``serve``, ``db upgrade``, ``export``, ``join`` and ``bot``.
+
+``docs/protocol.md`` documents the protocol, ``docs/server.md`` the server.
+"""

@@ -1,0 +1,473 @@
+"""The messages of the online protocol, as pydantic models, and the bodies of the REST API.
+
+Every WebSocket message is one JSON object with a ``type`` (what it is) and ``v`` (the protocol
+version, :data:`PROTOCOL_VERSION`).  Messages from clients are checked against
+:data:`ClientMessage` (a union discriminated by ``type``); anything else gets an ``error``.
+``docs/protocol.md`` explains each message with examples; :func:`json_schema` is the JSON Schema
+of all of them (served at ``/api/protocol/schema`` and kept in ``docs/protocol.schema.json``).
+
+Actions travel as the games' text notation (``"draw"``, ``"slap@17"``); observations and
+spectator views travel as the engine makes them (the server does not look inside them).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+PROTOCOL_VERSION: Literal[1] = 1
+"""The version every message carries as ``v``."""
+
+MAX_MESSAGE_BYTES = 4096
+"""The largest message a client may send (bytes of UTF-8 JSON); larger ones are refused."""
+
+MAX_NAME = 32
+MAX_CHAT = 300
+MAX_ACTION = 64
+
+Version = Literal[1]
+
+
+class Message(BaseModel):
+    """Base of every message: unknown fields are refused, so typos show up at once."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def _clean_name(value: str) -> str:
+    """A display name: trimmed, 1 to 32 characters, no control characters."""
+    name = " ".join(value.split())
+    if not name:
+        raise ValueError("a display name needs at least one visible character")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a display name has at most {MAX_NAME} characters")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ValueError("a display name may not hold control characters")
+    return name
+
+
+# --- client -> server --------------------------------------------------------------------------
+
+
+class Hello(Message):
+    """The first message on a connection: which table, and as whom.
+
+    With ``token`` (from joining a seat) the connection plays that seat; without it, it
+    watches as a spectator.  ``host_token`` (from creating the table) allows the host's
+    messages (``start``, ``seat``, ``fill_bots``, ``rematch``)."""
+
+    type: Literal["hello"]
+    v: Version
+    table: str = Field(min_length=1, max_length=16, description="The table's invite code.")
+    token: str | None = Field(default=None, max_length=128, description="A seat token.")
+    host_token: str | None = Field(default=None, max_length=128)
+
+
+class ActionMsg(Message):
+    """Take an action, written in the game's notation.
+
+    ``id`` is the client's own number for the action; the server answers ``ack`` with the same
+    ``id`` once the action is stored, or ``error`` with ``ref`` set to it.  In a real-time game
+    ``pressed_at`` (the client's clock, in ms, when the player acted) and ``seen_at`` (the
+    client's clock when it showed the state the player reacted to) let the server credit a slap
+    at the player's reaction (see ``docs/server.md``)."""
+
+    type: Literal["action"]
+    v: Version
+    id: int = Field(ge=0, le=2**53)
+    action: str = Field(min_length=1, max_length=MAX_ACTION)
+    pressed_at: float | None = Field(default=None, allow_inf_nan=False)
+    seen_at: float | None = Field(default=None, allow_inf_nan=False)
+
+
+class Pong(Message):
+    """The answer to the server's ``ping``: the same ``id`` and the client's clock in ms."""
+
+    type: Literal["pong"]
+    v: Version
+    id: int = Field(ge=0, le=2**53)
+    client_time: float = Field(allow_inf_nan=False)
+
+
+class ChatMsg(Message):
+    """A line of chat to everyone at the table (seats and spectators)."""
+
+    type: Literal["chat"]
+    v: Version
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+
+class Start(Message):
+    """Host only: start the game (every seat must be taken by a person or a bot)."""
+
+    type: Literal["start"]
+    v: Version
+
+
+class SeatChange(Message):
+    """Host only, before the start: make a seat ``open`` (for a person), a ``bot`` (``bot`` is a
+    bot spec or a level: easy, normal, hard, expert) or ``closed`` (left out of the game; the
+    seats after it move up by one).  A person in the seat loses it."""
+
+    type: Literal["seat"]
+    v: Version
+    seat: int = Field(ge=0, le=63)
+    kind: Literal["open", "bot", "closed"]
+    bot: str | None = Field(default=None, max_length=200)
+
+
+class FillBots(Message):
+    """Host only, before the start: every open seat without a person gets a bot
+    (``bot``: a spec or a level; default ``normal``)."""
+
+    type: Literal["fill_bots"]
+    v: Version
+    bot: str | None = Field(default=None, max_length=200)
+
+
+class Rematch(Message):
+    """Host only, after the end: a new table with the same seats; everyone is told its code and
+    the seat tokens of the old table work at the new one."""
+
+    type: Literal["rematch"]
+    v: Version
+
+
+class Leave(Message):
+    """Give up your seat (before the start only) or stop watching."""
+
+    type: Literal["leave"]
+    v: Version
+
+
+ClientMessage = Annotated[
+    Hello | ActionMsg | Pong | ChatMsg | Start | SeatChange | FillBots | Rematch | Leave,
+    Field(discriminator="type"),
+]
+"""Every message a client may send."""
+
+CLIENT_TYPES = ("hello", "action", "pong", "chat", "start", "seat", "fill_bots", "rematch", "leave")
+
+client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+# --- shared pieces -----------------------------------------------------------------------------
+
+
+class TimeoutPolicy(Message):
+    """What happens while a person's seat is disconnected: ``wait`` for them, or after
+    ``seconds`` a ``bot`` (spec or level) plays for them until they are back."""
+
+    policy: Literal["wait", "bot"] = "wait"
+    seconds: float = Field(default=30.0, ge=0.0, le=3600.0)
+    bot: str = Field(default="normal", max_length=200)
+
+
+class SeatInfo(Message):
+    """A seat as everyone at the table sees it (no token, ever)."""
+
+    seat: int
+    kind: Literal["open", "person", "bot"]
+    name: str | None = None
+    bot: str | None = Field(default=None, description="The bot spec of a bot seat.")
+    connected: bool = False
+    away_bot: bool = Field(default=False, description="A bot plays for the absent person.")
+    host: bool = False
+
+
+class TableInfo(Message):
+    """A table's public description (never a token)."""
+
+    code: str
+    link: str
+    game: str
+    title: str
+    players: int
+    options: dict[str, Any]
+    public: bool
+    status: Literal["lobby", "playing", "finished"]
+    seats: list[SeatInfo]
+    timeout: TimeoutPolicy
+    spectators: int = 0
+    game_no: int = 1
+    next_table: str | None = Field(default=None, description="The rematch's code, once made.")
+    record_id: int | None = Field(default=None, description="The stored record, once finished.")
+    created: str
+
+
+class EventItem(Message):
+    """One new event: its JSON (``{"kind": ...}``, as the game made it) and a sentence for the
+    viewer (None where the game could not say it)."""
+
+    event: dict[str, Any]
+    text: str | None = None
+
+
+# --- server -> client --------------------------------------------------------------------------
+
+
+class Welcome(Message):
+    """The answer to ``hello``: the table, and the seat this connection plays (None for a
+    spectator)."""
+
+    type: Literal["welcome"] = "welcome"
+    v: Version = PROTOCOL_VERSION
+    table: TableInfo
+    seat: int | None
+    host: bool = False
+    server_time: float = Field(description="The server's clock in ms (for display only).")
+    max_message_bytes: int = MAX_MESSAGE_BYTES
+
+
+class TableMsg(Message):
+    """The table changed (a seat taken or left, connected, the game started or ended)."""
+
+    type: Literal["table"] = "table"
+    v: Version = PROTOCOL_VERSION
+    table: TableInfo
+
+
+class StateMsg(Message):
+    """The game as this connection may see it, after ``seq`` actions.
+
+    A seat gets its ``observation``, its ``legal`` actions (notation) and the seats ``to_act``;
+    a spectator gets the spectator ``view`` instead.  ``events`` are the events new since the
+    connection's last ``state`` (all of them in the first one after ``hello``), each with a
+    sentence.  ``outcome`` is set once the game is over, and ``record_id`` once it is stored."""
+
+    type: Literal["state"] = "state"
+    v: Version = PROTOCOL_VERSION
+    seq: int
+    seat: int | None
+    observation: dict[str, Any] | None = None
+    view: dict[str, Any] | None = None
+    legal: list[str] = []
+    to_act: list[int] = []
+    events: list[EventItem] = []
+    time: float = Field(description="Seconds of play since the game started.")
+    outcome: dict[str, Any] | None = None
+    record_id: int | None = None
+
+
+class Ack(Message):
+    """The action with this ``id`` was accepted and stored: it is action number ``seq``."""
+
+    type: Literal["ack"] = "ack"
+    v: Version = PROTOCOL_VERSION
+    id: int
+    seq: int
+
+
+ErrorCode = Literal[
+    "bad_json",
+    "unknown_type",
+    "invalid_message",
+    "too_large",
+    "rate_limited",
+    "need_hello",
+    "no_such_table",
+    "bad_token",
+    "not_a_seat",
+    "not_host",
+    "illegal_action",
+    "invalid_notation",
+    "wrong_status",
+    "server_error",
+]
+
+
+class ErrorMsg(Message):
+    """Something this client sent was refused; nothing else changed.  ``ref`` is the ``id`` of
+    the refused action, if it was one."""
+
+    type: Literal["error"] = "error"
+    v: Version = PROTOCOL_VERSION
+    code: ErrorCode
+    message: str
+    ref: int | None = None
+
+
+class Ping(Message):
+    """The server measures the connection: answer ``pong`` with this ``id`` at once.
+    ``rtt_ms`` is the round trip last measured (None at first)."""
+
+    type: Literal["ping"] = "ping"
+    v: Version = PROTOCOL_VERSION
+    id: int
+    server_time: float
+    rtt_ms: float | None = None
+
+
+class ChatOut(Message):
+    """A line of chat from ``seat`` (None: a spectator or the server) under ``name``."""
+
+    type: Literal["chat"] = "chat"
+    v: Version = PROTOCOL_VERSION
+    seat: int | None
+    name: str
+    text: str
+
+
+class RematchOut(Message):
+    """The host made a rematch: the new table's code (your seat token works there)."""
+
+    type: Literal["rematch"] = "rematch"
+    v: Version = PROTOCOL_VERSION
+    table: str
+
+
+ServerMessage = Annotated[
+    Welcome | TableMsg | StateMsg | Ack | ErrorMsg | Ping | ChatOut | RematchOut,
+    Field(discriminator="type"),
+]
+"""Every message the server sends."""
+
+server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+# --- REST bodies -------------------------------------------------------------------------------
+
+
+class SeatSpec(Message):
+    """A seat of a new table: ``open`` for a person, a ``bot`` (spec or level), or ``closed``
+    (left out of the game)."""
+
+    kind: Literal["open", "bot", "closed"] = "open"
+    bot: str | None = Field(default=None, max_length=200)
+
+
+class CreateTable(Message):
+    """``POST /api/tables``: a new table.
+
+    ``players`` defaults to the game's count (or to the number of ``seats`` not closed).
+    ``seats`` defaults to all open.  Unless ``sit`` is false the creator takes the first open
+    seat under ``name``.  A table that is not ``public`` is not listed; its code is its key."""
+
+    game: str = Field(max_length=64)
+    players: int | None = Field(default=None, ge=1, le=64)
+    options: dict[str, Any] = {}
+    seats: list[SeatSpec] | None = Field(default=None, max_length=64)
+    public: bool = True
+    timeout: TimeoutPolicy = TimeoutPolicy()
+    name: str = "Host"
+    sit: bool = True
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return _clean_name(value)
+
+
+class CreatedTable(Message):
+    """The new table, the host's token, and the creator's seat and seat token (if seated).
+    Tokens are shown once: the server keeps only their hashes."""
+
+    table: TableInfo
+    host_token: str
+    seat: int | None
+    token: str | None
+
+
+class JoinTable(Message):
+    """``POST /api/tables/{code}/join``: take ``seat`` (default: the first open one)."""
+
+    name: str
+    seat: int | None = Field(default=None, ge=0, le=63)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return _clean_name(value)
+
+
+class Joined(Message):
+    """Your seat and its token (keep it: it gets the seat back after a disconnect)."""
+
+    table: TableInfo
+    seat: int
+    token: str
+
+
+class GameInfo(Message):
+    """A game for the lobby: its description, options (default, allowed, help), bots, levels."""
+
+    id: str
+    title: str
+    summary: str
+    players: list[int]
+    default_players: int
+    real_time: bool
+    rules_version: int
+    options: dict[str, Any]
+    bots: list[dict[str, Any]]
+    levels: dict[str, str]
+    rules: str
+
+
+class RecordSummary(Message):
+    """A stored game, for listings."""
+
+    id: int
+    table: str
+    game: str
+    players: int
+    created: str
+    outcome: dict[str, Any] | None
+
+
+class ProblemDetail(Message):
+    """The body of every REST error: what was wrong, in a sentence."""
+
+    detail: str
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every message, client and server, and the lobby's bodies."""
+    from pydantic.json_schema import models_json_schema
+
+    models: list[Any] = [
+        (m, "validation")
+        for m in (
+            Hello,
+            ActionMsg,
+            Pong,
+            ChatMsg,
+            Start,
+            SeatChange,
+            FillBots,
+            Rematch,
+            Leave,
+            Welcome,
+            TableMsg,
+            StateMsg,
+            Ack,
+            ErrorMsg,
+            Ping,
+            ChatOut,
+            RematchOut,
+            CreateTable,
+            CreatedTable,
+            JoinTable,
+            Joined,
+            GameInfo,
+            RecordSummary,
+        )
+    ]
+    _, defs = models_json_schema(models, ref_template="#/$defs/{model}")
+    client = client_message.json_schema(ref_template="#/$defs/{model}")
+    server = server_message.json_schema(ref_template="#/$defs/{model}")
+    schema: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ratgames online protocol",
+        "description": (
+            f"Protocol version {PROTOCOL_VERSION}. 'ClientMessage' is every message a client may "
+            "send on the WebSocket, 'ServerMessage' every message the server sends; the other "
+            "definitions are their parts and the REST bodies."
+        ),
+        "$defs": {
+            **defs["$defs"],
+            "ClientMessage": {k: v for k, v in client.items() if k != "$defs"},
+            "ServerMessage": {k: v for k, v in server.items() if k != "$defs"},
+        },
+    }
+    return schema
