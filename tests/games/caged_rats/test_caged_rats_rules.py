@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import ratgames
-from ratgames.core.errors import IllegalAction, OptionError, RatgamesError
+from ratgames.core.errors import DealError, IllegalAction, OptionError
 from ratgames.core.rng import Rng
 from ratgames.games.caged_rats.rules import (
     BLACK_CARDS,
@@ -141,7 +141,7 @@ def test_topped_capture_is_discarded() -> None:
     obs = state.observation(0)
     assert obs["cages"][0][0]["captures"] == 0
     assert obs["discards"] == 3
-    assert [e["type"] for e in obs["events"][-4:]] == ["top", "lost", "draw", "offer"]
+    assert [e["kind"] for e in obs["events"][-4:]] == ["top", "lost", "draw", "offer"]
 
 
 def test_feeding_choice_between_two_hungry_rats_of_a_suit() -> None:
@@ -149,7 +149,7 @@ def test_feeding_choice_between_two_hungry_rats_of_a_suit() -> None:
     play(state, "cage 2H 4H", "cage 2C 3S", "offer 3D", "bid AD", "throw 4C")
     # 3D matches neither heart rat: discarded although red won it.
     assert [r["captures"] for r in state.observation(0)["cages"][0]] == [0, 0]
-    assert state.observation(1)["events"][-3]["type"] == "unfed"
+    assert state.observation(1)["events"][-3]["kind"] == "unfed"
     # Black's stock capture (2S feeds her 3S rat), then red offers a heart: both heart rats
     # are hungry, so red chooses.
     play(state, "bid 5C", "throw 5D")
@@ -205,8 +205,8 @@ def test_deal_score_comes_from_the_cages_and_next_dealer_is_the_higher_scorer() 
     state = new()
     play(state, "cage AH 2H", "cage 2C 3S")
     first_legal_to_end_of_deal(state)
-    last = state.history[-1]
-    assert state.scores == (last[0], last[1])
+    last = state.history[-1].points
+    assert state.scores == last
     if last[0] != last[1]:
         assert state.dealer == (0 if last[0] > last[1] else 1)
     else:
@@ -232,8 +232,7 @@ def _finish_deal_scoring(state: CagedRatsState) -> tuple[int, int]:
     """The points the current deal will score (played out on a clone)."""
     trial = state.clone()
     first_legal_to_end_of_deal(trial)
-    h = trial.history[-1]
-    return h[0], h[1]
+    return trial.history[-1].points
 
 
 def test_rubber_ends_at_target_with_more_points() -> None:
@@ -328,9 +327,9 @@ def test_bad_deals_are_refused() -> None:
     game = ratgames.get_game("caged-rats")
     deal = make_deal()
     deal["red"]["hand"][0] = "2C"
-    with pytest.raises(RatgamesError, match="red"):
+    with pytest.raises(DealError, match="red"):
         game.new_state(deal=deal)
-    with pytest.raises(ValueError, match="dealer"):
+    with pytest.raises(DealError, match="dealer"):
         game.new_state(deal={**make_deal(), "dealer": "green"})
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import ratgames
-from ratgames.games.caged_rats.render import render
+from ratgames.games.caged_rats.render import describe_event, render
 from ratgames.games.caged_rats.rules import BLACK_CARDS, RED_CARDS, TEXT, CagedRatsState
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ def _state(seed: int = 3) -> CagedRatsState:
 
 async def test_cage_offer_and_bid_with_keys(play_table: OpenTable) -> None:
     state = _state()
+    game = state.game
     async with play_table(state) as ui:
         text = ui.panel_text()
         assert "Your turn: mark two rats" in text
@@ -52,8 +53,12 @@ async def test_cage_offer_and_bid_with_keys(play_table: OpenTable) -> None:
         assert offered >= 0 and state.observation(0)["phase"] == "bid"
         assert "Capture on offer" in ui.panel_text()
         await ui.pilot.press("enter")
-        events = [e["text"] for e in state.observation(0)["events"]]
-        assert any(t.startswith("Red bids") for t in events)
+        events = state.observation(0)["events"]
+        assert any(
+            describe_event(game, e, 0).startswith("You bid")
+            and describe_event(game, e, 1).startswith("Red bids")
+            for e in events
+        )
         await ui.pilot.pause(0.3)
         assert state.lead_no >= 1
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ratgames.core.bots import Bot, SeatView, register_bot
-from ratgames.core.game import Action
+from ratgames.core.bots import Bot, SeatView, bot_params_from, register_bot
+from ratgames.core.game import Action, Game
 from ratgames.core.options import Option
 
 from .rules import (
@@ -24,6 +24,7 @@ from .rules import (
     TEXT,
     THROW_ACT,
     TOP_ACT,
+    Act,
     cage_points,
     feed_choices_for,
 )
@@ -77,10 +78,11 @@ class HeuristicBot(Bot):
         ),
     )
 
-    def __init__(self, game: Any, seed: int = 0, **params: Any) -> None:
+    def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
         super().__init__(game, seed, **params)
-        self.ambition = int(params.get("ambition", 4))
-        self.defend = bool(params.get("defend", True))
+        values = bot_params_from(type(self), params)
+        self.ambition = int(values["ambition"])
+        self.defend = bool(values["defend"])
 
     def act(self, view: SeatView) -> Action:
         legal = view.legal_actions()
@@ -106,9 +108,9 @@ class HeuristicBot(Bot):
 
     # --- decisions ------------------------------------------------------------------------------
 
-    def _cage(self, hand: list[int]) -> Action:
+    def _cage(self, hand: list[int]) -> Act:
         best_key: tuple[float, int] | None = None
-        best: Action = CAGE_ACT[hand[0], hand[1]]
+        best: Act = CAGE_ACT[hand[0], hand[1]]
         n = len(hand)
         for i in range(n):
             for j in range(i + 1, n):
@@ -131,7 +133,7 @@ class HeuristicBot(Bot):
                     best_key, best = key, CAGE_ACT[a, b]
         return best
 
-    def _offer(self, hand: list[int], rats: list[int], hungry: set[int]) -> Action:
+    def _offer(self, hand: list[int], rats: list[int], hungry: set[int]) -> Act:
         wanted = [c for c in hand if c & 3 in hungry]
         if wanted:
             # Capture ranks do not matter: offer the lowest, keep high cards for bidding.
@@ -148,7 +150,7 @@ class HeuristicBot(Bot):
         rats: list[int],
         counts: list[int],
         hungry: set[int],
-    ) -> Action:
+    ) -> Act:
         suit = CARD_OF[obs["offer"]] & 3
         gain, _ = capture_gain(rats, counts, suit)
         lowest = min(hand, key=lambda c: c >> 2)
@@ -162,7 +164,7 @@ class HeuristicBot(Bot):
         spare = self._spare(hand, hungry)
         return BID_ACT[max(spare, key=lambda c: c >> 2)]
 
-    def _respond(self, obs: dict[str, Any], hand: list[int], hungry: set[int]) -> Action:
+    def _respond(self, obs: dict[str, Any], hand: list[int], hungry: set[int]) -> Act:
         leader = 1 - int(obs["seat"])
         bid_rank = CARD_OF[obs["bid"]] >> 2
         if self.defend:

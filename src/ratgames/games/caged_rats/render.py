@@ -1,12 +1,83 @@
-"""A plain-text picture of a Caged Rats observation or spectator view."""
+"""Caged Rats in words: events as sentences, and a plain-text picture of an observation or
+spectator view."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ratgames.core.game import Game
 
 NAMES = ("Red", "Black")
+
+
+def _who(seat: int, viewer: int | None, verb: str) -> str:
+    """``"Red bids"`` or, for the viewer's own event, ``"You bid"``."""
+    if seat == viewer:
+        return f"You {verb.removesuffix('s')}"
+    return f"{NAMES[seat]} {verb}"
+
+
+def describe_event(game: Game, event: Mapping[str, Any], viewer: int | None = None) -> str:
+    """One event (its JSON form) as a sentence, as seat ``viewer`` sees it (None: a spectator).
+
+    >>> import ratgames
+    >>> game = ratgames.get_game("caged-rats")
+    >>> describe_event(game, {"kind": "throw", "seat": 1, "card": "QS"}, viewer=1)
+    'You throw QS face down'
+    >>> describe_event(game, {"kind": "throw", "seat": 1, "card": None}, viewer=0)
+    'Black throws a card face down'
+    """
+    kind = event["kind"]
+    if kind == "deal":
+        dealer = "you deal" if event["dealer"] == viewer else f"{NAMES[event['dealer']]} deals"
+        return f"Deal {event['deal']} (rubber {event['rubber']}): {dealer}"
+    if kind == "score":
+        points, totals = event["points"], event["totals"]
+        return (
+            f"Deal scored: Red {points[0]}, Black {points[1]} (rubber {totals[0]} to {totals[1]})"
+        )
+    if kind == "rubber":
+        totals = event["totals"]
+        who = _who(event["seat"], viewer, "wins")
+        return f"{who} rubber {event['rubber']}, {totals[0]} to {totals[1]}"
+    seat = event["seat"]
+    if kind == "cage":
+        low, high = event["rats"]
+        return f"{_who(seat, viewer, 'cages')} {low} and {high}"
+    if kind == "offer":
+        source = ""
+        if event["from_stock"]:
+            source = (
+                " from the top of your stock" if seat == viewer else " from the top of her stock"
+            )
+        return f"{_who(seat, viewer, 'offers')} {event['card']}{source}"
+    if kind == "bid":
+        return f"{_who(seat, viewer, 'bids')} {event['card']}"
+    if kind == "top":
+        return f"{_who(seat, viewer, 'tops')} with {event['card']} and the capture is discarded"
+    if kind == "lost":
+        return f"{_who(seat, viewer, 'loses')} the capture {event['card']}"
+    if kind == "throw":
+        card = event.get("card")
+        return f"{_who(seat, viewer, 'throws')} {card or 'a card'} face down"
+    if kind == "unfed":
+        return (
+            f"{_who(seat, viewer, 'wins')} {event['card']} but "
+            f"{'have' if seat == viewer else 'has'} no rat of its suit: discarded"
+        )
+    if kind == "feed":
+        captures, needs = event["captures"], event["needs"]
+        state = "satisfied" if captures == needs else ("overfed" if captures > needs else "fed")
+        return (
+            f"{_who(seat, viewer, 'wins')} {event['card']} and "
+            f"{'feed' if seat == viewer else 'feeds'} rat {event['rat']} ({event['rat_card']}): "
+            f"{captures}/{needs}, {state}"
+        )
+    if kind == "draw":
+        whose = "your" if seat == viewer else "her"
+        return f"{_who(seat, viewer, 'draws')} {event['count']} from {whose} stock"
+    return f"{kind}: " + ", ".join(f"{k} {v}" for k, v in event.items() if k != "kind")
 
 
 def rat_line(rat: dict[str, Any], index: int) -> str:
@@ -71,5 +142,6 @@ def render(game: Game, view: dict[str, Any]) -> str:
     events = view.get("events", [])
     if events:
         lines.append("This deal:")
-        lines.extend(f"  {e['text']}" for e in events[-8:])
+        viewer = view.get("seat")
+        lines.extend(f"  {describe_event(game, e, viewer)}" for e in events[-8:])
     return "\n".join(lines)

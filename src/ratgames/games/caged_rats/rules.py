@@ -13,14 +13,31 @@ Cards are the standard deck ints of :mod:`ratgames.cards`; seat 0 is red, seat 1
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ratgames import cards as deckmod
-from ratgames.core.errors import IllegalAction, OptionError, RatgamesError
-from ratgames.core.game import JSON, Action, Chance, Game, Outcome, State, logistic_shares
+from ratgames.core.errors import DealError, IllegalAction, InvalidNotation, OptionError
+from ratgames.core.events import Event, event_json
+from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
+
+from .events import (
+    Bid,
+    Caged,
+    DealStarted,
+    Drew,
+    Fed,
+    Lost,
+    Offered,
+    RubberWon,
+    Scored,
+    Threw,
+    Topped,
+    Unfed,
+)
 
 RED, BLACK = 0, 1
 SEAT_NAMES = ("Red", "Black")
@@ -93,17 +110,47 @@ def feed_choices_for(rats: tuple[int, ...], counts: tuple[int, ...], suit: int) 
     return same
 
 
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """What one deal gave each player; every pair is (red, black)."""
+
+    points: tuple[int, int]
+    """Points scored in the deal."""
+    exact: tuple[int, int]
+    """Rats fed exactly their number (0 to 2)."""
+    overfed: tuple[int, int]
+    """Rats fed more than their number (0 to 2)."""
+    captures: tuple[int, int]
+    """Captures fed to the player's rats."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The summary as a JSON object of four pairs."""
+        return {
+            "points": list(self.points),
+            "exact": list(self.exact),
+            "overfed": list(self.overfed),
+            "captures": list(self.captures),
+        }
+
+
 # --- actions ------------------------------------------------------------------------------------
 
 
 class Act(NamedTuple):
-    """An action: its ``kind``, a card (the rat number for ``feed``), a second card for ``cage``."""
+    """An action: its ``kind``, a card (the rat number 1 or 2 for ``feed``), and for ``cage``
+    the second card (higher than the first; -1 for every other kind).
+
+    Only an ``Act`` whose fields have exactly these types (a ``str`` and two ``int``, never a bool
+    or a float) and values is an action of the game; :func:`canonical_action` finds it.
+    """
 
     kind: str
     card: int
     card2: int = -1
 
     def __str__(self) -> str:
+        if canonical_action(self) is None:
+            return repr(self)
         if self.kind == "feed":
             return f"feed {self.card}"
         if self.kind == "cage":
@@ -120,15 +167,86 @@ CAGE_ACT: dict[tuple[int, int], Act] = {
     (a, b): Act("cage", a, b) for colour in COLOUR_CARDS for a in colour for b in colour if a < b
 }
 SINGLE_KINDS = {"offer": OFFER_ACT, "bid": BID_ACT, "top": TOP_ACT, "throw": THROW_ACT}
+KINDS = ("cage", "offer", "bid", "top", "throw", "feed")
 NOTATION_HELP = (
     "write 'cage 5H 9D', 'offer QH', 'bid 7D', 'top 9S', 'throw 2C' or 'feed 1' / 'feed 2'"
 )
 
 
-def _parse_52(text: str) -> int:
-    card = deckmod.parse_card(text)
+def canonical_action(action: object) -> Act | None:
+    """The game's own action equal to ``action`` field by field with the same types, or None if
+    ``action`` is not an action of Caged Rats at all (``Act("offer", True)`` is not ``offer 2D``).
+
+    >>> canonical_action(Act("cage", 2, 6)) is CAGE_ACT[2, 6]
+    True
+    >>> canonical_action(Act("cage", 6, 2)), canonical_action(Act("bid", 1.0))
+    (None, None)
+    """
+    if type(action) is not Act or len(action) != 3:
+        return None
+    kind, card, card2 = action
+    if type(kind) is not str or type(card) is not int or type(card2) is not int:
+        return None
+    if kind == "cage":
+        return CAGE_ACT.get((card, card2))
+    if card2 != -1:
+        return None
+    if kind == "feed":
+        return FEED_ACT[card - 1] if card in (1, 2) else None
+    table = SINGLE_KINDS.get(kind)
+    if table is None or not 0 <= card < 52:
+        return None
+    return table[card]
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def action_problem(action: object) -> str:
+    """Why ``action`` is not a Caged Rats action at all (for one :func:`canonical_action`
+    refuses), naming what is allowed."""
+    if type(action) is not Act or len(action) != 3:
+        return f"{_short(action)} is not a Caged Rats action (an Act); {NOTATION_HELP}"
+    kind, card, card2 = action
+    if type(kind) is not str or kind not in KINDS:
+        return f"{_short(kind)} is not a kind of action; the kinds are {', '.join(KINDS)}"
+    for name, value in (("card", card), ("card2", card2)):
+        if type(value) is not int:
+            what = "the rat 1 or 2" if kind == "feed" and name == "card" else "a whole number"
+            shown = _short(value)
+            return f"{kind}: {name} must be {what} (an int, not a bool or a float), not {shown}"
+    if kind == "feed":
+        if card2 != -1:
+            return f"feed takes one number, the rat 1 or 2 (card2 stays -1), not {card2}"
+        return f"feed names rat 1 or 2, not {card}"
+    for value in (card, card2) if kind == "cage" else (card,):
+        if not 0 <= value < 52:
+            return f"{kind}: a card is a number from 0 to 51, not {value}"
+    if kind != "cage":
+        return f"{kind} takes one card (card2 stays -1), not a second card {card2}"
+    if card == card2:
+        return f"a cage names two different cards, not {TEXT[card]} twice"
+    if OWNER[card] != OWNER[card2]:
+        return (
+            f"cage {TEXT[card]} {TEXT[card2]}: both rats come from one player's cards "
+            "(both red or both black)"
+        )
+    return (
+        f"a cage names its lower card first: cage {TEXT[card2]} {TEXT[card]}, "
+        f"not cage {TEXT[card]} {TEXT[card2]}"
+    )
+
+
+def _card_in_notation(text: str, action: str) -> int:
+    """A card of the 52 written in an action's text, else :class:`InvalidNotation`."""
+    try:
+        card = deckmod.parse_card(text)
+    except IllegalAction as exc:
+        raise InvalidNotation(f"{action!r}: {exc}") from None
     if card >= 52:
-        raise IllegalAction(f"{text!r}: Caged Rats is played without jokers")
+        raise InvalidNotation(f"{action!r}: Caged Rats is played without jokers")
     return card
 
 
@@ -181,10 +299,11 @@ class CagedRats(Game):
         return deckmod.card_text(card)
 
     def parse_card(self, text: str) -> int:
-        """The card written as ``text`` (``"10H"``, ``"QS"``)."""
-        return _parse_52(text)
+        """The card written as ``text`` (``"10H"``, ``"QS"``); :class:`InvalidNotation` if it
+        is not one of the 52 cards."""
+        return _card_in_notation(text, text)
 
-    def action_space(self) -> list[Action]:
+    def action_space(self) -> list[Act]:
         return [
             *CAGE_ACT.values(),
             *OFFER_ACT,
@@ -194,36 +313,37 @@ class CagedRats(Game):
             *FEED_ACT,
         ]
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: str) -> Act:
+        """The action written as ``text``.  A cage may name its cards in either order (it is
+        written lower card first); text that is no action raises :class:`InvalidNotation`."""
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is text; {NOTATION_HELP}")
+            raise InvalidNotation(f"an action is text, not {_short(text)}; {NOTATION_HELP}")
         words = text.strip().lower().split()
         if not words:
-            raise IllegalAction(f"empty action; {NOTATION_HELP}")
+            raise InvalidNotation(f"empty action; {NOTATION_HELP}")
         kind = words[0]
         if kind == "feed":
             if len(words) == 2 and words[1] in ("1", "2"):
                 return FEED_ACT[int(words[1]) - 1]
-            raise IllegalAction(f"{text!r}: choose the rat with 'feed 1' or 'feed 2'")
+            raise InvalidNotation(f"{text!r}: choose the rat with 'feed 1' or 'feed 2'")
         if kind == "cage":
             if len(words) != 3:
-                raise IllegalAction(f"{text!r}: cage two cards, e.g. 'cage 5H 9D'")
-            a, b = _parse_52(words[1]), _parse_52(words[2])
+                raise InvalidNotation(f"{text!r}: cage two cards, e.g. 'cage 5H 9D'")
+            a, b = _card_in_notation(words[1], text), _card_in_notation(words[2], text)
             if a == b:
-                raise IllegalAction(f"{text!r}: cage two different cards")
-            key = (a, b) if a < b else (b, a)
-            act = CAGE_ACT.get(key)
+                raise InvalidNotation(f"{text!r}: cage two different cards")
+            act = CAGE_ACT.get((a, b) if a < b else (b, a))
             if act is None:
-                raise IllegalAction(
+                raise InvalidNotation(
                     f"{text!r}: both rats come from one player's cards (both red or both black)"
                 )
             return act
         table = SINGLE_KINDS.get(kind)
         if table is None:
-            raise IllegalAction(f"{text!r} is not an action; {NOTATION_HELP}")
+            raise InvalidNotation(f"{text!r} is not an action; {NOTATION_HELP}")
         if len(words) != 2:
-            raise IllegalAction(f"{text!r}: {kind} takes one card, e.g. '{kind} 9S'")
-        return table[_parse_52(words[1])]
+            raise InvalidNotation(f"{text!r}: {kind} takes one card, e.g. '{kind} 9S'")
+        return table[_card_in_notation(words[1], text)]
 
     def rules(self) -> str:
         o = self.options
@@ -301,7 +421,7 @@ the rat, and players remember the capture as it was offered.
 and captures per deal for each colour are reported too.
 """
 
-    def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> State:
+    def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> CagedRatsState:
         if deal is None:
             dealer = chance.rng.randbelow(2)
             red = list(RED_CARDS)
@@ -309,41 +429,68 @@ and captures per deal for each colour are reported too.
             chance.rng.shuffle(red)
             chance.rng.shuffle(black)
         else:
-            dealer, red, black = self._read_deal(deal)
+            dealer, red, black = _read_deal(deal)
         state = CagedRatsState.__new__(CagedRatsState)
         state._init_core(self, chance)
         state._setup(dealer, red, black)
         return state
 
-    def _read_deal(self, deal: Mapping[str, Any]) -> tuple[int, list[int], list[int]]:
-        if not isinstance(deal, Mapping):
-            raise ValueError("the deal must be an object with 'dealer', 'red' and 'black'")
-        extra = set(deal) - {"dealer", "red", "black"}
-        if extra:
-            raise ValueError(
-                f"the deal has unknown keys {sorted(map(str, extra))}; "
-                "it holds 'dealer', 'red' and 'black'"
+
+def _read_deal(deal: Mapping[str, Any]) -> tuple[int, list[int], list[int]]:
+    """(dealer, red cards, black cards: hand then stock top first) of an explicit deal, or
+    :class:`DealError` naming what is wrong with it."""
+    fmt = (
+        'a deal is {"dealer": "red" or "black", "red": {"hand": [8 cards], "stock": [18 cards]}, '
+        '"black": {...}}'
+    )
+    if not isinstance(deal, Mapping):
+        raise DealError(f"{fmt}, not {_short(deal)}")
+    keys = set(COLOUR_KEYS) | {"dealer"}
+    unknown = [k for k in deal if k not in keys]
+    if unknown:
+        raise DealError(f"the deal has unknown keys {_short(unknown)}; {fmt}")
+    missing = [k for k in ("dealer", *COLOUR_KEYS) if k not in deal]
+    if missing:
+        raise DealError(f"the deal lacks {', '.join(repr(k) for k in missing)}; {fmt}")
+    dealer = deal["dealer"]
+    if not isinstance(dealer, str) or dealer not in COLOUR_KEYS:
+        raise DealError(f"the deal's 'dealer' is 'red' or 'black', not {_short(dealer)}")
+    halves: list[list[int]] = []
+    for seat, key in enumerate(COLOUR_KEYS):
+        half = deal[key]
+        if not isinstance(half, Mapping) or set(half) != {"hand", "stock"}:
+            raise DealError(
+                f"the deal's {key!r} is an object with 'hand' and 'stock' only, not {_short(half)}"
             )
-        dealer_name = deal.get("dealer")
-        if dealer_name not in COLOUR_KEYS:
-            raise ValueError("the deal's 'dealer' must be 'red' or 'black'")
-        halves: list[list[int]] = []
-        for seat, key in enumerate(COLOUR_KEYS):
-            half = deal.get(key)
-            if not isinstance(half, Mapping) or set(half) != {"hand", "stock"}:
-                raise ValueError(f"the deal's {key!r} must be an object with 'hand' and 'stock'")
-            hand, stock = half["hand"], half["stock"]
-            if not isinstance(hand, list) or len(hand) != HAND_SIZE:
-                raise ValueError(f"{key} hand must list {HAND_SIZE} cards")
-            if not isinstance(stock, list) or len(stock) != STOCK_SIZE:
-                raise ValueError(f"{key} stock must list {STOCK_SIZE} cards, top first")
-            order = [_parse_52(str(t)) for t in hand + stock]
-            if sorted(order) != list(COLOUR_CARDS[seat]):
-                raise ValueError(
-                    f"{key} hand and stock must hold each of the 26 {key} cards exactly once"
-                )
-            halves.append(order)
-        return COLOUR_KEYS.index(dealer_name), halves[0], halves[1]
+        order: list[int] = []
+        for part, size in (("hand", HAND_SIZE), ("stock", STOCK_SIZE)):
+            listed = half[part]
+            if not isinstance(listed, list | tuple) or len(listed) != size:
+                raise DealError(f"the {key} {part} is a list of {size} cards, not {_short(listed)}")
+            for text in listed:
+                order.append(_card_in_deal(text, seat, f"the {key} {part}"))
+        seen: set[int] = set()
+        for card in order:
+            if card in seen:
+                raise DealError(f"{TEXT[card]} is dealt twice in the {key} hand and stock")
+            seen.add(card)
+        halves.append(order)
+    return COLOUR_KEYS.index(dealer), halves[0], halves[1]
+
+
+def _card_in_deal(text: object, seat: int, where: str) -> int:
+    """A card of ``seat``'s colour written in a deal, else :class:`DealError`."""
+    colour = COLOUR_KEYS[seat]
+    if not isinstance(text, str):
+        raise DealError(f"{where}: a card is written as text such as '10H', not {_short(text)}")
+    try:
+        card = deckmod.parse_card(text)
+    except IllegalAction as exc:
+        raise DealError(f"{where}: {exc}") from None
+    if card >= 52 or OWNER[card] != seat:
+        suits = "hearts and diamonds" if seat == RED else "clubs and spades"
+        raise DealError(f"{where}: {text!r} is not a {colour} card; {colour} holds the {suits}")
+    return card
 
 
 def _b(value: bool) -> str:
@@ -353,7 +500,7 @@ def _b(value: bool) -> str:
 # --- the state ----------------------------------------------------------------------------------
 
 
-class CagedRatsState(State):
+class CagedRatsState(State[Act]):
     """One moment of a Caged Rats game (a whole rubber or match, or one deal)."""
 
     __slots__ = (
@@ -390,21 +537,18 @@ class CagedRatsState(State):
     pile: tuple[int, ...]
     scores: tuple[int, int]
     rubber_wins: tuple[int, int]
-    history: tuple[tuple[int, ...], ...]
+    history: tuple[DealSummary, ...]
     plog: tuple[Any, ...] | None
-    initial: dict[str, JSON]
+    """What happened, newest first, as ``(entry, older)`` links; an entry is an event class
+    followed by its fields (``(Bid, seat, card)``), made into an event only when asked."""
+    initial: tuple[int, tuple[int, ...], tuple[int, ...]] | None
+    """The deal the game started from: the dealer, then red's and black's cards (hand, then stock
+    top first).  None in a sample: it is not part of what a seat knows."""
 
     # --- setup ----------------------------------------------------------------------------------
 
     def _setup(self, dealer: int, red: list[int], black: list[int]) -> None:
-        self.initial = {
-            "dealer": COLOUR_KEYS[dealer],
-            "red": {"hand": [TEXT[c] for c in red[:8]], "stock": [TEXT[c] for c in red[8:]]},
-            "black": {
-                "hand": [TEXT[c] for c in black[:8]],
-                "stock": [TEXT[c] for c in black[8:]],
-            },
-        }
+        self.initial = (dealer, tuple(red), tuple(black))
         self.scores = (0, 0)
         self.rubber_wins = (0, 0)
         self.rubber_no = 1
@@ -430,7 +574,7 @@ class CagedRatsState(State):
         self.from_stock = False
         self.phase = CAGE
         self.actor = 1 - dealer
-        self.plog = (("deal", self.deals + 1, dealer, self.rubber_no), self.plog)
+        self.plog = ((DealStarted, self.deals + 1, dealer, self.rubber_no), self.plog)
 
     # --- core hooks -----------------------------------------------------------------------------
 
@@ -471,7 +615,8 @@ class CagedRatsState(State):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[Act]:
+        self._check_seat(seat)
         phase = self.phase
         if seat != self.actor or phase == OVER:
             return []
@@ -482,7 +627,7 @@ class CagedRatsState(State):
             return [BID_ACT[c] for c in hand]
         if phase == RESPOND:
             rank = self.bid >> 2
-            acts: list[Action] = [TOP_ACT[c] for c in hand if c >> 2 > rank]
+            acts = [TOP_ACT[c] for c in hand if c >> 2 > rank]
             acts += [THROW_ACT[c] for c in hand]
             return acts
         if phase == FEED:
@@ -490,29 +635,52 @@ class CagedRatsState(State):
         n = len(hand)
         return [CAGE_ACT[hand[i], hand[j]] for i in range(n) for j in range(i + 1, n)]
 
-    def is_legal(self, seat: int, action: Action) -> bool:
-        if seat != self.actor or self.phase == OVER or not isinstance(action, Act):
+    def _allowed(self, seat: int, act: Act) -> bool:
+        """Whether ``seat`` may take the game's own action ``act`` now."""
+        if seat != self.actor:
             return False
-        kind = action.kind
+        kind = act.kind
         phase = self.phase
+        hand = self.hands[seat]
         if phase == RESPOND:
             if kind == "throw":
-                return action.card in self.hands[seat]
-            return (
-                kind == "top"
-                and action.card in self.hands[seat]
-                and (action.card >> 2 > self.bid >> 2)
-            )
+                return act.card in hand
+            return kind == "top" and act.card in hand and act.card >> 2 > self.bid >> 2
         if phase == OFFER:
-            return kind == "offer" and action.card in self.hands[seat]
+            return kind == "offer" and act.card in hand
         if phase == BID:
-            return kind == "bid" and action.card in self.hands[seat]
+            return kind == "bid" and act.card in hand
         if phase == FEED:
-            return kind == "feed" and action.card in (1, 2)
-        hand = self.hands[seat]
-        return kind == "cage" and action.card in hand and action.card2 in hand
+            return kind == "feed"
+        if phase == CAGE:
+            return kind == "cage" and act.card in hand and act.card2 in hand
+        return False
 
-    def why_illegal(self, seat: int, action: Action) -> str:
+    def is_legal(self, seat: int, action: object) -> bool:
+        self._check_seat(seat)
+        act = canonical_action(action)
+        return act is not None and self._allowed(seat, act)
+
+    def check(self, seat: int, action: object) -> None:
+        """Refuse a seat that is not one, a finished game, an object that is no Caged Rats action
+        (:class:`InvalidNotation`) and a move the rules do not allow now (:class:`IllegalAction`),
+        each with its reason."""
+        self._check_seat(seat)
+        if self.phase == OVER:
+            raise IllegalAction("the game is over")
+        act = canonical_action(action)
+        if act is None:
+            raise InvalidNotation(action_problem(action))
+        if not self._allowed(seat, act):
+            raise IllegalAction(self.why_illegal(seat, act))
+
+    def why_illegal(self, seat: int, action: object) -> str:
+        self._check_seat(seat)
+        if self.phase == OVER:
+            return "the game is over"
+        act = canonical_action(action)
+        if act is None:
+            return action_problem(action)
         name = self.game.seat_name
         if seat != self.actor:
             return f"it is not {name(seat)}'s turn; waiting for {name(self.actor)}"
@@ -526,8 +694,6 @@ class CagedRatsState(State):
             ),
             FEED: "choose the rat for the capture ('feed 1' or 'feed 2')",
         }[self.phase]
-        if not isinstance(action, Act):
-            return f"{action!r} is not a Caged Rats action; {expected}"
         wanted = {
             CAGE: ("cage",),
             OFFER: ("offer",),
@@ -535,70 +701,86 @@ class CagedRatsState(State):
             RESPOND: ("top", "throw"),
             FEED: ("feed",),
         }
-        if action.kind not in wanted[self.phase]:
-            return f"'{action}' is not allowed now: {expected}"
+        if act.kind not in wanted[self.phase]:
+            return f"'{act}' is not allowed now: {expected}"
         hand = self.hands[seat]
         hand_text = " ".join(TEXT[c] for c in hand) or "nothing"
-        if action.kind != "feed":
-            for card in (action.card, action.card2):
+        if act.kind != "feed":
+            for card in (act.card, act.card2):
                 if card >= 0 and card not in hand:
                     return f"{TEXT[card]} is not in your hand (you hold {hand_text})"
-        if action.kind == "top":
+        if act.kind == "top":
             higher = " ".join(TEXT[c] for c in hand if c >> 2 > self.bid >> 2)
             return (
-                f"{TEXT[action.card]} does not top {TEXT[self.bid]}: a top must be of strictly "
+                f"{TEXT[act.card]} does not top {TEXT[self.bid]}: a top must be of strictly "
                 f"higher rank (aces high, suits ignored); "
                 + (f"you could top with {higher}" if higher else "you can only throw")
             )
-        return super().why_illegal(seat, action)
+        return f"'{act}' is not allowed now: {expected}"
 
     # --- playing --------------------------------------------------------------------------------
 
-    def _apply(self, seat: int, action: Action, time: float | None) -> None:
-        assert isinstance(action, Act)
+    def _apply(self, seat: int, action: Act, time: float | None) -> None:
         kind = action.kind
-        card = action.card
-        hand = self.hands[seat]
         if kind == "throw":
-            hand.remove(card)
-            thrown = self.thrown
-            mine = thrown[seat] + (card,)
-            self.thrown = (mine, thrown[1]) if seat == 0 else (thrown[0], mine)
-            self.plog = (("throw", seat, len(mine) - 1), self.plog)
-            self.pile += (self.bid,)
-            self.bid = -1
-            self._leader_wins()
+            self._throw(seat, action.card)
         elif kind == "top":
-            hand.remove(card)
-            leader = self.actor = 1 - seat
-            self.plog = (("lost", leader, self.offer), (("top", seat, card), self.plog))
-            self.pile += (self.bid, card, self.offer)
-            self._finish_lead()
+            self._top(seat, action.card)
         elif kind == "offer":
-            hand.remove(card)
-            self.offer = card
-            self.from_stock = False
-            self.plog = (("offer", seat, card, False), self.plog)
-            self.phase = BID
+            self._offer(seat, action.card)
         elif kind == "bid":
-            hand.remove(card)
-            self.bid = card
-            self.plog = (("bid", seat, card), self.plog)
-            self.phase = RESPOND
-            self.actor = 1 - seat
+            self._bid(seat, action.card)
         elif kind == "feed":
-            self._feed(seat, card - 1)
+            self._feed(seat, action.card - 1)
             self._finish_lead()
         else:
-            hand.remove(card)
-            hand.remove(action.card2)
-            rats = (card, action.card2)
-            self.rats = (rats, self.rats[1]) if seat == 0 else (self.rats[0], rats)
-            self.plog = (("cage", seat, card, action.card2), self.plog)
-            if seat != self.dealer:
-                self.actor = self.dealer
-            else:
-                self._start_lead()
+            self._cage(seat, action.card, action.card2)
+
+    def _cage(self, seat: int, low: int, high: int) -> None:
+        hand = self.hands[seat]
+        hand.remove(low)
+        hand.remove(high)
+        rats = (low, high)
+        self.rats = (rats, self.rats[1]) if seat == 0 else (self.rats[0], rats)
+        self.plog = ((Caged, seat, rats), self.plog)
+        if seat != self.dealer:
+            self.actor = self.dealer
+        else:
+            self._start_lead()
+
+    def _offer(self, seat: int, card: int) -> None:
+        self.hands[seat].remove(card)
+        self.offer = card
+        self.from_stock = False
+        self.plog = ((Offered, seat, card, False), self.plog)
+        self.phase = BID
+
+    def _bid(self, seat: int, card: int) -> None:
+        self.hands[seat].remove(card)
+        self.bid = card
+        self.plog = ((Bid, seat, card), self.plog)
+        self.phase = RESPOND
+        self.actor = 1 - seat
+
+    def _throw(self, seat: int, card: int) -> None:
+        """The responder concedes: her card goes face down, the bid stands."""
+        self.hands[seat].remove(card)
+        thrown = self.thrown
+        mine = (*thrown[seat], card)
+        self.thrown = (mine, thrown[1]) if seat == 0 else (thrown[0], mine)
+        # The card is not in the entry: observations name it to the thrower only.
+        self.plog = ((Threw, seat), self.plog)
+        self.pile += (self.bid,)
+        self.bid = -1
+        self._leader_wins()
+
+    def _top(self, seat: int, card: int) -> None:
+        """The responder tops the bid: bid, top and capture are discarded."""
+        self.hands[seat].remove(card)
+        leader = self.actor = 1 - seat
+        self.plog = ((Lost, leader, self.offer), ((Topped, seat, card), self.plog))
+        self.pile += (self.bid, card, self.offer)
+        self._finish_lead()
 
     def _start_lead(self) -> None:
         lead_no = self.lead_no
@@ -609,7 +791,7 @@ class CagedRatsState(State):
             card = self.stocks[dealer].pop()
             self.offer = card
             self.from_stock = True
-            self.plog = (("offer", dealer, card, True), self.plog)
+            self.plog = ((Offered, dealer, card, True), self.plog)
             self.phase = BID
         else:
             self.phase = OFFER
@@ -624,7 +806,7 @@ class CagedRatsState(State):
         same = [i for i in (0, 1) if rats[i] & 3 == suit]
         if not same:
             self.pile += (capture,)
-            self.plog = (("unfed", leader, capture), self.plog)
+            self.plog = ((Unfed, leader, capture), self.plog)
             self._finish_lead()
             return
         if len(same) == 2:
@@ -640,9 +822,13 @@ class CagedRatsState(State):
     def _feed(self, seat: int, index: int) -> None:
         k = 2 * seat + index
         fed = list(self.fed)
-        fed[k] = fed[k] + (self.offer,)
+        fed[k] = (*fed[k], self.offer)
         self.fed = tuple(fed)
-        self.plog = (("feed", seat, index, self.offer, len(fed[k])), self.plog)
+        rat = self.rats[seat][index]
+        self.plog = (
+            (Fed, seat, index + 1, rat, self.offer, len(fed[k]), RAT_VALUE[rat]),
+            self.plog,
+        )
 
     def _finish_lead(self) -> None:
         leader = self.actor
@@ -652,7 +838,7 @@ class CagedRatsState(State):
             hand = self.hands[leader]
             for _ in range(n):
                 insort(hand, stock.pop())
-            self.plog = (("draw", leader, n), self.plog)
+            self.plog = ((Drew, leader, n), self.plog)
         self.offer = -1
         self.bid = -1
         self.from_stock = False
@@ -668,6 +854,9 @@ class CagedRatsState(State):
 
     def deal_points(self, seat: int) -> int:
         """What ``seat`` scores for this deal with the captures fed so far."""
+        return self._deal_points(self._check_seat(seat))
+
+    def _deal_points(self, seat: int) -> int:
         rats = self.rats[seat]
         if not rats:
             return 0
@@ -676,9 +865,8 @@ class CagedRatsState(State):
             (len(self.fed[2 * seat]), len(self.fed[2 * seat + 1])),
         )
 
-    def _end_deal(self) -> None:
-        opts = self.game.options
-        pts = (self.deal_points(0), self.deal_points(1))
+    def _summary(self) -> DealSummary:
+        """The figures of the deal just played."""
         exact = [0, 0]
         over = [0, 0]
         caps = [0, 0]
@@ -689,10 +877,21 @@ class CagedRatsState(State):
                 caps[seat] += n
                 exact[seat] += n == v
                 over[seat] += n > v
-        self.history += ((pts[0], pts[1], exact[0], exact[1], over[0], over[1], caps[0], caps[1]),)
+        return DealSummary(
+            points=(self._deal_points(0), self._deal_points(1)),
+            exact=(exact[0], exact[1]),
+            overfed=(over[0], over[1]),
+            captures=(caps[0], caps[1]),
+        )
+
+    def _end_deal(self) -> None:
+        opts = self.game.options
+        summary = self._summary()
+        pts = summary.points
+        self.history += (summary,)
         self.deals += 1
         self.scores = scores = (self.scores[0] + pts[0], self.scores[1] + pts[1])
-        self.plog = (("score", pts[0], pts[1], scores[0], scores[1]), self.plog)
+        self.plog = ((Scored, pts, scores), self.plog)
         self.phase = CAGE
         if opts["single_deal"]:
             self.phase = OVER
@@ -701,7 +900,7 @@ class CagedRatsState(State):
             wins = list(self.rubber_wins)
             wins[winner] += 1
             self.rubber_wins = (wins[0], wins[1])
-            self.plog = (("rubber", winner, self.rubber_no, scores[0], scores[1]), self.plog)
+            self.plog = ((RubberWon, winner, self.rubber_no, scores), self.plog)
             if not opts["match"] or wins[winner] == 2:
                 self.phase = OVER
             else:
@@ -768,23 +967,26 @@ class CagedRatsState(State):
         else:
             w = winners[0]
             reason = f"{names[w]} wins the rubber {self.scores[w]} to {self.scores[1 - w]}"
-        hist = self.history
-        n = max(1, len(hist))
         details: dict[str, Any] = {
             "length": self.leads_total,
             "deals": self.deals,
             "rubbers": sum(self.rubber_wins),
-            "points_red": sum(h[0] for h in hist),
-            "points_black": sum(h[1] for h in hist),
-            "points_per_deal_red": sum(h[0] for h in hist) / n,
-            "points_per_deal_black": sum(h[1] for h in hist) / n,
-            "exact_rats_per_deal_red": sum(h[2] for h in hist) / n,
-            "exact_rats_per_deal_black": sum(h[3] for h in hist) / n,
-            "overfed_rats_per_deal_red": sum(h[4] for h in hist) / n,
-            "overfed_rats_per_deal_black": sum(h[5] for h in hist) / n,
-            "captures_per_deal_red": sum(h[6] for h in hist) / n,
-            "captures_per_deal_black": sum(h[7] for h in hist) / n,
         }
+        hist = self.history
+        n = max(1, len(hist))
+        for seat, colour in enumerate(COLOUR_KEYS):
+            details[f"points_{colour}"] = sum(h.points[seat] for h in hist)
+        for seat, colour in enumerate(COLOUR_KEYS):
+            details[f"points_per_deal_{colour}"] = sum(h.points[seat] for h in hist) / n
+        for name, figure in (
+            ("exact_rats", "exact"),
+            ("overfed_rats", "overfed"),
+            ("captures", "captures"),
+        ):
+            for seat, colour in enumerate(COLOUR_KEYS):
+                details[f"{name}_per_deal_{colour}"] = (
+                    sum(getattr(h, figure)[seat] for h in hist) / n
+                )
         if opts["match"]:
             details["rubbers_red"] = self.rubber_wins[0]
             details["rubbers_black"] = self.rubber_wins[1]
@@ -792,91 +994,50 @@ class CagedRatsState(State):
 
     # --- knowledge ------------------------------------------------------------------------------
 
-    def _deal_events(self) -> list[tuple[Any, ...]]:
+    def _deal_entries(self) -> list[tuple[Any, ...]]:
+        """The log entries of the current deal, oldest first (from its :class:`DealStarted`)."""
         out: list[tuple[Any, ...]] = []
         node = self.plog
         while node is not None:
-            ev = node[0]
-            out.append(ev)
-            if ev[0] == "deal":
+            entry = node[0]
+            out.append(entry)
+            if entry[0] is DealStarted:
                 break
             node = node[1]
         out.reverse()
         return out
 
-    def _event_json(self, ev: tuple[Any, ...], viewer: int | None) -> dict[str, JSON]:
-        kind = ev[0]
-        if kind == "deal":
-            return {
-                "type": "deal",
-                "deal": ev[1],
-                "dealer": ev[2],
-                "rubber": ev[3],
-                "text": f"Deal {ev[1]} (rubber {ev[3]}): {SEAT_NAMES[ev[2]]} deals",
-            }
-        if kind == "score":
-            return {
-                "type": "score",
-                "points": [ev[1], ev[2]],
-                "totals": [ev[3], ev[4]],
-                "text": f"Deal scored: Red {ev[1]}, Black {ev[2]} (rubber {ev[3]} to {ev[4]})",
-            }
-        if kind == "rubber":
-            return {
-                "type": "rubber",
-                "winner": ev[1],
-                "rubber": ev[2],
-                "totals": [ev[3], ev[4]],
-                "text": f"{SEAT_NAMES[ev[1]]} wins rubber {ev[2]}, {ev[3]} to {ev[4]}",
-            }
-        seat = ev[1]
-        who = SEAT_NAMES[seat]
-        out: dict[str, JSON] = {"type": kind, "seat": seat}
-        if kind == "cage":
-            out["cards"] = [TEXT[ev[2]], TEXT[ev[3]]]
-            out["text"] = f"{who} cages {TEXT[ev[2]]} and {TEXT[ev[3]]}"
-        elif kind == "offer":
-            out["card"] = TEXT[ev[2]]
-            out["from_stock"] = ev[3]
-            src = " from the top of the stock" if ev[3] else ""
-            out["text"] = f"{who} offers {TEXT[ev[2]]}{src}"
-        elif kind == "bid":
-            out["card"] = TEXT[ev[2]]
-            out["text"] = f"{who} bids {TEXT[ev[2]]}"
-        elif kind == "top":
-            out["card"] = TEXT[ev[2]]
-            out["text"] = f"{who} tops with {TEXT[ev[2]]} and the capture is discarded"
-        elif kind == "lost":
-            out["card"] = TEXT[ev[2]]
-            out["text"] = f"{who} loses the capture {TEXT[ev[2]]}"
-        elif kind == "throw":
-            if viewer == seat:
-                out["card"] = TEXT[self.thrown[seat][ev[2]]]
-                out["text"] = f"{who} throws {out['card']} face down"
+    def _events(self, shown: Collection[int]) -> list[Event]:
+        """The events of the current deal, oldest first; a card thrown face down is named only
+        for the throwers in ``shown``."""
+        events: list[Event] = []
+        throws = [0, 0]
+        for cls, *fields in self._deal_entries():
+            if cls is Threw:
+                seat = fields[0]
+                card = self.thrown[seat][throws[seat]] if seat in shown else None
+                throws[seat] += 1
+                events.append(Threw(seat, card))
             else:
-                out["text"] = f"{who} throws a card face down"
-        elif kind == "unfed":
-            out["card"] = TEXT[ev[2]]
-            out["text"] = f"{who} wins {TEXT[ev[2]]} but has no rat of its suit: discarded"
-        elif kind == "feed":
-            rat = self.rats[seat][ev[2]]
-            value = RAT_VALUE[rat]
-            out["rat"] = ev[2] + 1
-            out["card"] = TEXT[ev[3]]
-            out["captures"] = ev[4]
-            state = "satisfied" if ev[4] == value else ("overfed" if ev[4] > value else "fed")
-            out["text"] = (
-                f"{who} wins {TEXT[ev[3]]} and feeds rat {ev[2] + 1} ({TEXT[rat]}): "
-                f"{ev[4]}/{value}, {state}"
-            )
-        elif kind == "draw":
-            out["count"] = ev[2]
-            out["text"] = f"{who} draws {ev[2]} from her stock"
-        return out
+                events.append(cls(*fields))
+        return events
+
+    def _face_up_seen(self) -> dict[str, JSON]:
+        """Each colour's cards seen face up this deal (rats, captures, bids, tops), in order."""
+        cards = [*self.rats[0], *self.rats[1], *self.pile]
+        for f in self.fed:
+            cards.extend(f)
+        if self.offer >= 0:
+            cards.append(self.offer)
+        if self.bid >= 0:
+            cards.append(self.bid)
+        seen: list[list[str]] = [[], []]
+        for c in sorted(cards):
+            seen[OWNER[c]].append(TEXT[c])
+        return {"red": seen[0], "black": seen[1]}
 
     def _public(self, viewer: int | None, with_events: bool = True) -> dict[str, JSON]:
         cages: list[JSON] = []
-        seen: list[JSON] = [[], []]
         for seat in (0, 1):
             rats = self.rats[seat]
             cage: list[JSON] = []
@@ -893,16 +1054,19 @@ class CagedRatsState(State):
                     }
                 )
             cages.append(cage)
-        events = self._deal_events()
-        for ev in events:
-            if ev[0] in ("cage",):
-                seen[ev[1]].extend([TEXT[ev[2]], TEXT[ev[3]]])
-            elif ev[0] in ("offer", "bid", "top"):
-                seen[OWNER[ev[2]]].append(TEXT[ev[2]])
         last: JSON = None
         if self.history:
             h = self.history[-1]
-            last = {"points": [h[0], h[1]], "exact_rats": [h[2], h[3]], "captures": [h[6], h[7]]}
+            last = {
+                "points": list(h.points),
+                "exact_rats": list(h.exact),
+                "captures": list(h.captures),
+            }
+        events: list[JSON] = []
+        if with_events:
+            game = self.game
+            shown = () if viewer is None else (viewer,)
+            events = [event_json(game, e) for e in self._events(shown)]
         phase = self.phase
         return {
             "phase": PHASE_NAMES[phase],
@@ -918,7 +1082,7 @@ class CagedRatsState(State):
             "stock_sizes": [len(self.stocks[0]), len(self.stocks[1])],
             "discards": len(self.pile) + len(self.thrown[0]) + len(self.thrown[1]),
             "cages": cages,
-            "deal_points": [self.deal_points(0), self.deal_points(1)],
+            "deal_points": [self._deal_points(0), self._deal_points(1)],
             "scores": list(self.scores),
             "target": self.game.options["target"],
             "deal": self.deals + (0 if phase == OVER else 1),
@@ -926,13 +1090,14 @@ class CagedRatsState(State):
             "rubbers_won": list(self.rubber_wins),
             "match": self.game.options["match"],
             "single_deal": self.game.options["single_deal"],
-            "history": [[h[0], h[1]] for h in self.history],
+            "history": [list(h.points) for h in self.history],
             "last_deal": last,
-            "face_up_seen": {"red": seen[0], "black": seen[1]},
-            "events": [self._event_json(ev, viewer) for ev in events] if with_events else [],
+            "face_up_seen": self._face_up_seen(),
+            "events": events,
         }
 
     def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
+        self._check_seat(seat)
         obs = self._public(seat, events)
         obs["seat"] = seat
         obs["colour"] = COLOUR_KEYS[seat]
@@ -946,11 +1111,15 @@ class CagedRatsState(State):
         return obs
 
     def sample_consistent(self, seat: int, rng: Rng) -> CagedRatsState:
+        """A state ``seat`` cannot tell from this one: her own stock in a random order, and the
+        other player's hand, stock and face-down throws dealt at random from the cards of her
+        colour nobody has seen face up.  Every such card may be anywhere among them (a throw may
+        be any card of the hand, and whoever is to act has a move: the hand sizes are kept)."""
+        self._check_seat(seat)
         other = 1 - seat
         s = self.clone()
-        s._log = None
-        s._seed = None
-        s._chance = Chance(rng.next64())
+        s._forget_origin(rng)
+        s.initial = None
         own = sorted(self.stocks[seat])
         rng.shuffle(own)
         s.stocks[seat] = own
@@ -964,9 +1133,6 @@ class CagedRatsState(State):
         s.stocks[other] = pool[a:b]
         t = tuple(pool[b:])
         s.thrown = (s.thrown[0], t) if other == 1 else (t, s.thrown[1])
-        s.pile = tuple(sorted(self.pile))
-        # The real deal this game started from is not part of what the seat knows.
-        s.initial = {}
         return s
 
     def snapshot(self) -> dict[str, JSON]:
@@ -989,9 +1155,9 @@ class CagedRatsState(State):
             "rubber_no": self.rubber_no,
             "deals": self.deals,
             "leads_total": self.leads_total,
-            "history": [list(h) for h in self.history],
+            "history": [h.to_json() for h in self.history],
             "capped": self.capped,
-            "deal_events": [list(ev) for ev in self._deal_events()],
+            "deal_events": [event_json(self.game, e) for e in self._events((0, 1))],
         }
 
     def cards(self) -> list[int]:
@@ -1010,10 +1176,13 @@ class CagedRatsState(State):
         return out
 
     def _initial_deal(self) -> dict[str, JSON]:
-        if not self.initial:
-            raise RatgamesError("a state sampled for a seat's knowledge has no initial deal")
-        return {
-            "dealer": self.initial["dealer"],
-            "red": dict(self.initial["red"]),
-            "black": dict(self.initial["black"]),
-        }
+        initial = self.initial
+        assert initial is not None, "only a sample has no initial deal, and the core asks no sample"
+        dealer, *halves = initial
+        deal: dict[str, JSON] = {"dealer": COLOUR_KEYS[dealer]}
+        for key, cards in zip(COLOUR_KEYS, halves, strict=True):
+            deal[key] = {
+                "hand": [TEXT[c] for c in cards[:HAND_SIZE]],
+                "stock": [TEXT[c] for c in cards[HAND_SIZE:]],
+            }
+        return deal

@@ -18,7 +18,7 @@ from ratgames.cards import parse_card, pretty
 from ratgames.core.game import Action
 from ratgames.tui.base import HandPanel
 
-from .render import score_line
+from .render import describe_event, score_line
 
 NAMES = ("Red", "Black")
 STATE_STYLE = {"hungry": "yellow", "satisfied": "bold green", "overfed": "red"}
@@ -57,7 +57,7 @@ class Panel(HandPanel):
                 pts = last["points"]
                 self.host.say(f"Deal {deal} scored: Red {pts[0]}, Black {pts[1]}")
         for event in events[count:]:
-            self.host.say(event["text"])
+            self.host.say(describe_event(self.game, event, self.seat))
         self.seen_events = (observation["deal"], len(events))
         super().show(observation, legal, to_act)
 
