@@ -1,0 +1,273 @@
+"""The commands of the online server and its clients: ``serve``, ``db upgrade``, ``export``,
+``join`` and ``bot`` (loaded lazily by :mod:`ratgames.cli`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ratgames.core.bots import make_bot
+
+from . import store
+
+DEFAULT_SERVER = "127.0.0.1:8000"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _db_option() -> Callable[[F], F]:
+    return click.option(
+        "--db",
+        "db",
+        default=None,
+        metavar="URL",
+        help="Database: an SQLite file path or URL, or postgresql+psycopg://USER:PW@HOST/DB "
+        "(default: $RATGAMES_HOME/ratgames.db, else ~/.ratgames/ratgames.db).",
+    )
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@_db_option()
+@click.option(
+    "--bot-pause",
+    default=0.8,
+    show_default=True,
+    type=float,
+    help="Seconds a turn-based bot waits before its move (so people can follow).",
+)
+@click.option(
+    "--workers",
+    default=None,
+    type=int,
+    help="Processes for search bots (default: one fewer than the cores, at least one).",
+)
+@click.option(
+    "--allow-origin",
+    multiple=True,
+    metavar="ORIGIN",
+    help="A web origin (https://example.org) whose pages may open the WebSocket, besides the "
+    "server's own (repeatable; * for any).",
+)
+@click.option("--log-level", default="info", show_default=True, help="uvicorn's log level.")
+def serve(
+    host: str,
+    port: int,
+    db: str | None,
+    bot_pause: float,
+    workers: int | None,
+    allow_origin: tuple[str, ...],
+    log_level: str,
+) -> None:
+    """Run the game server: the lobby's REST API and the WebSocket for play.
+
+    The database's schema is brought up to date at the start (Alembic migrations), and every
+    table that was in play is brought back where it was."""
+    import uvicorn
+
+    from .app import WS_MAX_SIZE, create_app
+    from .tables import Settings, default_workers
+
+    if bot_pause < 0:
+        raise click.BadParameter("must not be negative", param_hint="--bot-pause")
+    settings = Settings(
+        bot_pause=bot_pause,
+        pool_workers=workers if workers is not None else default_workers(),
+        allowed_origins=tuple(allow_origin),
+    )
+    url = store.database_url(db)
+    store.make_engine(url)  # checks the URL before anything starts
+    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
+    click.echo(f"ratgames server on http://{host}:{port}/ (database {_safe_url(url)})", err=True)
+    uvicorn.run(
+        create_app(url, settings),
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        log_level=log_level,
+        lifespan="on",
+    )
+
+
+def _safe_url(url: str) -> str:
+    """The URL without its password."""
+    return re.sub(r"://([^:/@]+):[^@]*@", r"://\1:***@", url)
+
+
+@click.group()
+def db() -> None:
+    """The server's database."""
+
+
+@db.command()
+@_db_option()
+def upgrade(db: str | None) -> None:
+    """Bring the database's schema up to date (Alembic migrations)."""
+    url = store.database_url(db)
+    engine = store.make_engine(url)
+    before = store.current_revision(engine)
+    store.upgrade(engine)
+    after = store.current_revision(engine)
+    engine.dispose()
+    if before == after:
+        click.echo(f"{_safe_url(url)}: already at revision {after}")
+    else:
+        click.echo(f"{_safe_url(url)}: upgraded from {before or 'nothing'} to {after}")
+
+
+@click.command()
+@_db_option()
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("ratgames-export"),
+    show_default=True,
+    help="Folder to write the records to (one JSON file a game).",
+)
+@click.option("--game", default=None, help="Only the games of this id.")
+def export(db: str | None, out: Path, game: str | None) -> None:
+    """Write every finished game stored by the server as a record file (``ratgames replay``
+    reads them)."""
+    from ratgames.core.records import save_record
+
+    engine = store.make_engine(store.database_url(db))
+    store.upgrade(engine)
+    count = 0
+    for record_id, record in store.iter_records(engine, game):
+        name = f"{record['game']}-{record.get('table', 'table')}-{record_id}.json"
+        save_record(record, out / name, overwrite=True)
+        count += 1
+    engine.dispose()
+    click.echo(f"{count} record{'s' if count != 1 else ''} written to {out}")
+
+
+# --- clients -------------------------------------------------------------------------------------
+
+
+def _parse_target(code: str, server: str) -> tuple[str, str]:
+    """(base URL, code) from a code or a table link such as http://host:8000/t/K7QX2M."""
+    from .client import base_url
+
+    text = code.strip()
+    if "/t/" in text:
+        where, _, rest = text.partition("/t/")
+        return base_url(where), rest.strip("/").upper()
+    return base_url(server), text.upper()
+
+
+def _seats_file() -> Path:
+    return store.ratgames_home() / "seats.json"
+
+
+def _remembered(base: str, code: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(_seats_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    entry = data.get(f"{base}/t/{code}") if isinstance(data, dict) else None
+    return entry if isinstance(entry, dict) else None
+
+
+def _remember(base: str, code: str, entry: dict[str, Any]) -> None:
+    path = _seats_file()
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            data = {}
+    except (OSError, ValueError):
+        data = {}
+    data[f"{base}/t/{code}"] = entry
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    path.chmod(0o600)
+
+
+def _take_seat(base: str, code: str, name: str, seat: int | None) -> tuple[int, str]:
+    """A seat at the table: the one remembered for it, else a new one joined now."""
+    from .client import ClientError, http_json
+
+    known = _remembered(base, code)
+    if known is not None and seat in (None, known.get("seat")):
+        return int(known["seat"]), str(known["token"])
+    body: dict[str, Any] = {"name": name}
+    if seat is not None:
+        body["seat"] = seat
+    try:
+        joined = http_json(base, f"/api/tables/{code}/join", body)
+    except ClientError as exc:
+        raise click.ClickException(f"cannot join table {code}: {exc.message}") from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot reach the server at {base}: {exc}") from None
+    _remember(base, code, {"seat": joined["seat"], "token": joined["token"], "name": name})
+    return int(joined["seat"]), str(joined["token"])
+
+
+@click.command()
+@click.argument("code")
+@click.option("--server", default=DEFAULT_SERVER, show_default=True, help="host:port or URL.")
+@click.option("--name", default="Player", show_default=True, help="Your display name.")
+@click.option("--seat", type=int, default=None, help="The seat to take (from 0).")
+@click.option("--watch", is_flag=True, help="Watch as a spectator instead of taking a seat.")
+def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> None:
+    """Play a seat of a table on a server from the terminal (or watch it with --watch).
+
+    CODE is the table's invite code or link.  The seat token is kept in
+    $RATGAMES_HOME/seats.json, so running the command again returns to the same seat."""
+    from .client import ClientError, http_json
+    from .remote_tui import RemoteApp
+
+    base, table_code = _parse_target(code, server)
+    try:
+        info = http_json(base, f"/api/tables/{table_code}")
+    except ClientError as exc:
+        raise click.ClickException(exc.message) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot reach the server at {base}: {exc}") from None
+    token = None
+    my_seat = None
+    if not watch:
+        my_seat, token = _take_seat(base, table_code, name, seat)
+    RemoteApp(base, table_code, info, seat=my_seat, token=token).run()
+
+
+@click.command()
+@click.argument("code")
+@click.option("--server", default=DEFAULT_SERVER, show_default=True, help="host:port or URL.")
+@click.option("--bot", "spec", default="heuristic", show_default=True, help="Bot spec or level.")
+@click.option("--name", default=None, help="Display name (default: the bot spec).")
+@click.option("--seat", type=int, default=None, help="The seat to take (from 0).")
+@click.option("--seed", type=int, default=0, show_default=True, help="The bot's seed.")
+def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, seed: int) -> None:
+    """Seat a bot process at a remote table (for bot authors): it joins a seat, plays through
+    the protocol seeing only its observation, and stops when the game ends."""
+    from ratgames.core.registry import get_game
+
+    from .client import ClientError, http_json
+    from .remote_bot import play_remote, remote_capable
+    from .tables import resolve_bot
+
+    base, table_code = _parse_target(code, server)
+    try:
+        info = http_json(base, f"/api/tables/{table_code}")
+    except ClientError as exc:
+        raise click.ClickException(exc.message) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot reach the server at {base}: {exc}") from None
+    game = get_game(info["game"], players=info["players"], options=info["options"])
+    resolved = resolve_bot(game, spec)
+    problem = remote_capable(make_bot(game, resolved))
+    if problem:
+        raise click.ClickException(problem)
+    display = name or spec
+    my_seat, token = _take_seat(base, table_code, display[:32], seat)
+    click.echo(f"{resolved} plays seat {my_seat} of table {table_code}", err=True)
+    outcome = asyncio.run(play_remote(base, table_code, token, game, resolved, seed))
+    click.echo(json.dumps(outcome))

@@ -1,0 +1,486 @@
+"""The server's database: tables, seats, every accepted action, and the records of finished games.
+
+SQLAlchemy Core on SQLite (WAL mode, the default: ``$RATGAMES_HOME/ratgames.db``) or PostgreSQL
+(``postgresql+psycopg://...``).  The schema is made by Alembic migrations
+(:func:`upgrade`, run at every start and by ``ratgames db upgrade``).
+
+Writes go through a :class:`Writer`: one thread that commits everything queued since its last
+commit in one transaction (group commit), so that many tables can store their actions without
+one fsync each and without blocking the event loop.  A caller awaits its own write: when the
+await returns, the write is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+metadata = sa.MetaData()
+
+game_tables = sa.Table(
+    "game_tables",
+    metadata,
+    sa.Column("code", sa.String(16), primary_key=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("host_token_hash", sa.String(64), nullable=False),
+    sa.Column("timeout", sa.Text, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=True),
+    sa.Column("game_no", sa.Integer, nullable=False),
+    sa.Column("rematch_of", sa.String(16), nullable=True),
+    sa.Column("next_table", sa.String(16), nullable=True),
+    sa.Column("record_id", sa.Integer, nullable=True),
+    sa.Column("created", sa.String(40), nullable=False),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_code", sa.String(16), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("bot", sa.String(200), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_code", sa.String(16), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(64), nullable=False),
+    sa.Column("time", sa.Float, nullable=True),
+)
+
+records = sa.Table(
+    "records",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_code", sa.String(16), nullable=False, index=True),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("created", sa.String(40), nullable=False),
+    sa.Column("outcome", sa.Text, nullable=True),
+    sa.Column("record", sa.Text, nullable=False),
+)
+
+
+def ratgames_home() -> Path:
+    """``$RATGAMES_HOME``, or ``~/.ratgames``."""
+    home = os.environ.get("RATGAMES_HOME")
+    return Path(home) if home else Path.home() / ".ratgames"
+
+
+def default_url() -> str:
+    """The embedded database: ``sqlite:///$RATGAMES_HOME/ratgames.db``."""
+    return f"sqlite:///{ratgames_home() / 'ratgames.db'}"
+
+
+def database_url(given: str | None) -> str:
+    """The URL to use: ``given`` (a URL, or a path to an SQLite file), else the default."""
+    if not given:
+        return default_url()
+    if "://" in given:
+        return given
+    return f"sqlite:///{Path(given).expanduser().resolve()}"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``.  SQLite files get WAL mode, ``synchronous=NORMAL`` (a commit
+    survives the process being killed) and a busy timeout; their folder is made."""
+    if url.startswith("sqlite"):
+        path = sa.engine.make_url(url).database
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    if url.startswith("postgresql"):
+        return sa.create_engine(url, pool_pre_ping=True, pool_size=4, max_overflow=4)
+    raise ValueError(
+        f"unsupported database URL {url!r}: use sqlite:///PATH (or a file path) or "
+        "postgresql+psycopg://USER:PASSWORD@HOST/DB"
+    )
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (Alembic ``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The migration the database is at (None before the first)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+# --- rows ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatRow:
+    """A seat as stored."""
+
+    seat: int
+    kind: str  # open, person, bot
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class TableRow:
+    """A table as stored."""
+
+    code: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    public: bool
+    status: str
+    host_token_hash: str
+    timeout: dict[str, Any]
+    seed: int | None
+    game_no: int
+    rematch_of: str | None
+    next_table: str | None
+    record_id: int | None
+    created: str
+
+
+@dataclass
+class StoredTable:
+    """A table with its seats and its actions (seat, action, time) in order."""
+
+    row: TableRow
+    seats: list[SeatRow]
+    actions: list[tuple[int, str, float | None]]
+
+
+def _table_values(row: TableRow) -> dict[str, Any]:
+    return {
+        "code": row.code,
+        "game": row.game,
+        "players": row.players,
+        "options": json.dumps(row.options, sort_keys=True),
+        "public": row.public,
+        "status": row.status,
+        "host_token_hash": row.host_token_hash,
+        "timeout": json.dumps(row.timeout, sort_keys=True),
+        "seed": row.seed,
+        "game_no": row.game_no,
+        "rematch_of": row.rematch_of,
+        "next_table": row.next_table,
+        "record_id": row.record_id,
+        "created": row.created,
+    }
+
+
+def _row(m: Any) -> TableRow:
+    return TableRow(
+        code=m.code,
+        game=m.game,
+        players=m.players,
+        options=json.loads(m.options),
+        public=bool(m.public),
+        status=m.status,
+        host_token_hash=m.host_token_hash,
+        timeout=json.loads(m.timeout),
+        seed=m.seed,
+        game_no=m.game_no,
+        rematch_of=m.rematch_of,
+        next_table=m.next_table,
+        record_id=m.record_id,
+        created=m.created,
+    )
+
+
+# --- operations (each runs inside a transaction given as ``conn``) -------------------------------
+
+
+def op_save_table(row: TableRow, seat_rows: Sequence[SeatRow]) -> Callable[[Connection], None]:
+    """Insert or replace a table and all its seats."""
+    values = _table_values(row)
+    seat_values = [
+        {
+            "table_code": row.code,
+            "seat": s.seat,
+            "kind": s.kind,
+            "name": s.name,
+            "bot": s.bot,
+            "token_hash": s.token_hash,
+        }
+        for s in seat_rows
+    ]
+
+    def run(conn: Connection) -> None:
+        done = conn.execute(
+            game_tables.update().where(game_tables.c.code == row.code).values(**values)
+        )
+        if done.rowcount == 0:
+            conn.execute(game_tables.insert().values(**values))
+        conn.execute(seats.delete().where(seats.c.table_code == row.code))
+        if seat_values:
+            conn.execute(seats.insert(), seat_values)
+
+    return run
+
+
+def op_update_table(code: str, **values: Any) -> Callable[[Connection], None]:
+    """Change some columns of a table (``options``/``timeout`` as Python values)."""
+    for key in ("options", "timeout"):
+        if key in values:
+            values[key] = json.dumps(values[key], sort_keys=True)
+
+    def run(conn: Connection) -> None:
+        conn.execute(game_tables.update().where(game_tables.c.code == code).values(**values))
+
+    return run
+
+
+def op_add_actions(
+    code: str, rows: Sequence[tuple[int, int, str, float | None]]
+) -> Callable[[Connection], None]:
+    """Append actions ``(n, seat, action, time)`` of a table."""
+    values = [
+        {"table_code": code, "n": n, "seat": seat, "action": action, "time": t}
+        for n, seat, action, t in rows
+    ]
+
+    def run(conn: Connection) -> None:
+        conn.execute(actions.insert(), values)
+
+    return run
+
+
+def op_finish(code: str, record: dict[str, Any], created: str) -> Callable[[Connection], int]:
+    """Store a finished game's record and mark its table finished; returns the record's id."""
+    text = json.dumps(record, allow_nan=False)
+    outcome = json.dumps(record.get("outcome"))
+
+    def run(conn: Connection) -> int:
+        result = conn.execute(
+            records.insert().values(
+                table_code=code,
+                game=record["game"],
+                players=record["players"],
+                created=created,
+                outcome=outcome,
+                record=text,
+            )
+        )
+        key = result.inserted_primary_key
+        assert key is not None
+        record_id = int(key[0])
+        conn.execute(
+            game_tables.update()
+            .where(game_tables.c.code == code)
+            .values(status="finished", record_id=record_id)
+        )
+        return record_id
+
+    return run
+
+
+# --- reads ---------------------------------------------------------------------------------------
+
+
+def load_tables(engine: Engine, statuses: Sequence[str]) -> list[StoredTable]:
+    """Every table in one of ``statuses``, with its seats and actions."""
+    out: list[StoredTable] = []
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(game_tables).where(game_tables.c.status.in_(list(statuses)))
+        ).all()
+        for m in rows:
+            out.append(_load(conn, _row(m)))
+    return out
+
+
+def load_table(engine: Engine, code: str) -> StoredTable | None:
+    """One table by code, with its seats and actions."""
+    with engine.connect() as conn:
+        m = conn.execute(sa.select(game_tables).where(game_tables.c.code == code)).first()
+        return None if m is None else _load(conn, _row(m))
+
+
+def _load(conn: Connection, row: TableRow) -> StoredTable:
+    seat_rows = [
+        SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash)
+        for s in conn.execute(
+            sa.select(seats).where(seats.c.table_code == row.code).order_by(seats.c.seat)
+        )
+    ]
+    acts = [
+        (a.seat, a.action, a.time)
+        for a in conn.execute(
+            sa.select(actions).where(actions.c.table_code == row.code).order_by(actions.c.n)
+        )
+    ]
+    return StoredTable(row, seat_rows, acts)
+
+
+def get_record(engine: Engine, record_id: int) -> dict[str, Any] | None:
+    """A stored record by id."""
+    with engine.connect() as conn:
+        text = conn.execute(sa.select(records.c.record).where(records.c.id == record_id)).scalar()
+    return None if text is None else dict(json.loads(text))
+
+
+def list_records(
+    engine: Engine, limit: int = 50, before: int | None = None
+) -> list[dict[str, Any]]:
+    """Summaries of stored records, newest first."""
+    query = sa.select(
+        records.c.id,
+        records.c.table_code,
+        records.c.game,
+        records.c.players,
+        records.c.created,
+        records.c.outcome,
+    ).order_by(records.c.id.desc())
+    if before is not None:
+        query = query.where(records.c.id < before)
+    with engine.connect() as conn:
+        rows = conn.execute(query.limit(limit)).all()
+    return [
+        {
+            "id": r.id,
+            "table": r.table_code,
+            "game": r.game,
+            "players": r.players,
+            "created": r.created,
+            "outcome": json.loads(r.outcome) if r.outcome else None,
+        }
+        for r in rows
+    ]
+
+
+def iter_records(engine: Engine, game: str | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Every stored record (id, record), oldest first, optionally of one game."""
+    query = sa.select(records.c.id, records.c.record).order_by(records.c.id)
+    if game is not None:
+        query = query.where(records.c.game == game)
+    with engine.connect() as conn:
+        for r in conn.execute(query):
+            yield r.id, json.loads(r.record)
+
+
+# --- the writer ----------------------------------------------------------------------------------
+
+
+class Writer:
+    """Commits queued operations from one thread, many per transaction.
+
+    ``await writer.run(op)`` returns the operation's result once its transaction has committed,
+    or raises what it raised.  Operations of one caller are committed in the order given.  When
+    a transaction fails, its operations are retried one transaction each, so that one bad
+    operation fails alone.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._queue: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]] = []
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = False
+        self._thread = threading.Thread(target=self._loop, name="ratgames-db-writer", daemon=True)
+        self._thread.start()
+        self.commits = 0
+        self.operations = 0
+
+    async def run(self, op: Callable[[Connection], Any]) -> Any:
+        """Queue ``op`` and wait for its commit."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        with self._lock:
+            self._queue.append((op, future))
+        self._wake.set()
+        return await future
+
+    def close(self) -> None:
+        """Commit what is queued and stop the thread."""
+        self._stop = True
+        self._wake.set()
+        self._thread.join(timeout=30)
+
+    def _loop(self) -> None:
+        while True:
+            self._wake.wait()
+            with self._lock:
+                batch, self._queue = self._queue, []
+                self._wake.clear()
+            if batch:
+                self._commit(batch)
+            elif self._stop:
+                return
+
+    def _commit(self, batch: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                results = [op(conn) for op, _ in batch]
+        except Exception:
+            if len(batch) == 1:
+                self._settle(batch[0][1], None, _current_exception())
+                return
+            for item in batch:
+                self._commit([item])
+            return
+        self.commits += 1
+        self.operations += len(batch)
+        for (_, future), result in zip(batch, results, strict=True):
+            self._settle(future, result, None)
+
+    @staticmethod
+    def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+        loop = future.get_loop()
+
+        def done() -> None:
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+            loop.call_soon_threadsafe(done)
+
+
+def _current_exception() -> BaseException:
+    import sys
+
+    exc = sys.exc_info()[1]
+    assert exc is not None
+    return exc

@@ -1,0 +1,1001 @@
+"""Tables in play: seats, the connections at them, bots, timeouts, and the lobby that holds them.
+
+Everything here runs on the server's event loop.  A table changes only inside ``table.lock``,
+and every accepted action is stored (awaiting the database writer) before anyone is told of it:
+the actor gets ``ack``, everyone gets a ``state`` made for them (a seat its observation and legal
+actions, a spectator the spectator view).  Bots play through the same path as people, seeing
+only their seat; search bots think in a process pool, on a state sampled from what their seat
+knows, so neither the event loop nor the true hidden cards are ever theirs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as _dt
+import hashlib
+import hmac
+import json
+import logging
+import os
+import secrets
+import time
+from collections.abc import Callable, Coroutine, Mapping
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ratgames.core.bots import Bot, SeatView, make_bot
+from ratgames.core.errors import IllegalAction, InvalidNotation, RatgamesError
+from ratgames.core.game import Game, State
+from ratgames.core.registry import get_game
+from ratgames.core.rng import Rng
+from ratgames.levels import LEVEL_NAMES, level_bot
+
+from . import store
+from .fairness import Clock, RaceDesk, TokenBucket
+from .protocol import PROTOCOL_VERSION, CreateTable, TimeoutPolicy
+
+log = logging.getLogger("ratgames.server")
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+SEND_QUEUE_LIMIT = 2000
+"""A connection that lets this many messages pile up unread is closed (a stuck client)."""
+KEEP_FINISHED = 2000
+"""Finished tables kept in memory (older ones are read back from the database when asked)."""
+
+
+class RequestError(Exception):
+    """A request that cannot be served: ``status`` (HTTP) and ``code`` (protocol) say why."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh token: 256 random bits, URL-safe text."""
+    return secrets.token_urlsafe(32)
+
+
+def same_token(token: str | None, stored_hash: str | None) -> bool:
+    """True if ``token`` hashes to ``stored_hash`` (compared in constant time)."""
+    if not token or not stored_hash:
+        return False
+    return hmac.compare_digest(hash_token(token), stored_hash)
+
+
+def now_iso() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def resolve_bot(game: Game, spec: str | None) -> str:
+    """A bot spec from a spec or a level name (default ``normal``), checked by making the bot."""
+    text = (spec or "normal").strip()
+    if text in LEVEL_NAMES:
+        text = level_bot(game.id, text)
+    make_bot(game, text)
+    return text
+
+
+_BACKGROUND: set[asyncio.Task[Any]] = set()
+
+
+def spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    """Run ``coro`` as a task that is kept until it ends (errors are logged)."""
+    task = asyncio.get_running_loop().create_task(coro)
+    _BACKGROUND.add(task)
+
+    def done(t: asyncio.Task[Any]) -> None:
+        _BACKGROUND.discard(t)
+        if not t.cancelled() and t.exception() is not None:
+            log.error("background task failed", exc_info=t.exception())
+
+    task.add_done_callback(done)
+    return task
+
+
+def new_events(old: list[Any], new: list[Any]) -> list[Any]:
+    """The events of ``new`` that were not in ``old``: the games keep their events as a list
+    that grows at the end (and may drop its oldest), so the longest end of ``old`` that begins
+    ``new`` is what was already seen."""
+    if not old:
+        return list(new)
+    for k in range(min(len(old), len(new)), 0, -1):
+        if old[len(old) - k :] == new[:k]:
+            return new[k:]
+    return list(new)
+
+
+# --- connections ---------------------------------------------------------------------------------
+
+
+class Conn:
+    """One client connection: what it is allowed to do, and its outgoing queue.
+
+    The transport (the WebSocket handler) drains :attr:`queue` and calls :meth:`sent` as it
+    writes each message."""
+
+    def __init__(self, peer: str = "") -> None:
+        self.peer = peer
+        self.queue: asyncio.Queue[tuple[str, int | None] | None] = asyncio.Queue()
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.host = False
+        self.token_hash: str | None = None
+        self.seen_events: list[Any] = []
+        self.clock = Clock()
+        self.bucket = TokenBucket(rate=20.0, burst=40.0)
+        self.sent_at: dict[int, float] = {}
+        """When the ``state`` of each recent seq went out on this connection (monotonic s)."""
+        self.closed = False
+        self.ping_id = 0
+        self.pings: dict[int, float] = {}
+
+    def send(self, message: Mapping[str, Any], seq: int | None = None) -> None:
+        """Queue a message (a dict following the protocol's models)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+            log.warning("closing %s: %d messages unread", self.peer, self.queue.qsize())
+            self.close()
+            return
+        self.queue.put_nowait((json.dumps(message, allow_nan=False), seq))
+
+    def error(self, code: str, message: str, ref: int | None = None) -> None:
+        self.send(
+            {"type": "error", "v": PROTOCOL_VERSION, "code": code, "message": message, "ref": ref}
+        )
+
+    def sent(self, seq: int | None) -> None:
+        """The transport wrote the message of ``seq`` now."""
+        if seq is not None:
+            self.sent_at[seq] = time.monotonic()
+            if len(self.sent_at) > 256:
+                for old in sorted(self.sent_at)[:128]:
+                    del self.sent_at[old]
+
+    def close(self) -> None:
+        """Stop sending; the transport closes the socket."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    def next_ping(self) -> dict[str, Any]:
+        """A ping to send now (its time is kept to measure the round trip)."""
+        self.ping_id += 1
+        t = time.monotonic()
+        self.pings[self.ping_id] = t
+        if len(self.pings) > 16:
+            del self.pings[min(self.pings)]
+        rtt = self.clock.rtt
+        return {
+            "type": "ping",
+            "v": PROTOCOL_VERSION,
+            "id": self.ping_id,
+            "server_time": round(t * 1000.0, 3),
+            "rtt_ms": None if rtt is None else round(rtt * 1000.0, 2),
+        }
+
+    def pong(self, ping_id: int, client_time: float) -> None:
+        """A pong came back: one more clock sample."""
+        sent = self.pings.pop(ping_id, None)
+        if sent is not None:
+            self.clock.sample(sent, time.monotonic(), client_time / 1000.0)
+
+
+# --- seats and tables ----------------------------------------------------------------------------
+
+
+@dataclass
+class Seat:
+    """A seat at a table: ``open`` (free for a person), taken by a ``person``, or a ``bot``."""
+
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+    token_hash: str | None = None
+    conn: Conn | None = None
+    away_bot: Bot | None = None
+    away_timer: asyncio.TimerHandle | None = None
+    player: Bot | None = None
+    """The bot object of a bot seat (made at the start)."""
+
+    def row(self, index: int) -> store.SeatRow:
+        return store.SeatRow(index, self.kind, self.name, self.bot, self.token_hash)
+
+
+@dataclass
+class Settings:
+    """How the server runs its tables."""
+
+    bot_pause: float = 0.8
+    """Seconds a turn-based bot waits before its move, so people can follow."""
+    pool_workers: int = 1
+    ping_interval: float = 2.0
+    allowed_origins: tuple[str, ...] = ()
+
+
+@dataclass
+class Table:
+    """One table: its seats, its game, the connections at it."""
+
+    lobby: Lobby
+    code: str
+    game: Game
+    public: bool
+    timeout: TimeoutPolicy
+    host_token_hash: str
+    seats: list[Seat]
+    created: str
+    status: str = "lobby"
+    seed: int | None = None
+    state: State | None = None
+    seq: int = 0
+    t0: float = 0.0
+    game_no: int = 1
+    rematch_of: str | None = None
+    next_table: str | None = None
+    record_id: int | None = None
+    conns: set[Conn] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    reactions: dict[int, tuple[asyncio.TimerHandle, str]] = field(default_factory=dict)
+    race: RaceDesk | None = None
+    finished_at: float = 0.0
+    last_t: float = 0.0
+
+    # --- descriptions ---------------------------------------------------------------------------
+
+    def row(self) -> store.TableRow:
+        return store.TableRow(
+            code=self.code,
+            game=self.game.id,
+            players=self.game.players,
+            options=dict(self.game.options),
+            public=self.public,
+            status=self.status,
+            host_token_hash=self.host_token_hash,
+            timeout=self.timeout.model_dump(),
+            seed=self.seed,
+            game_no=self.game_no,
+            rematch_of=self.rematch_of,
+            next_table=self.next_table,
+            record_id=self.record_id,
+            created=self.created,
+        )
+
+    def seat_rows(self) -> list[store.SeatRow]:
+        return [s.row(i) for i, s in enumerate(self.seats)]
+
+    def info(self) -> dict[str, Any]:
+        """The table as :class:`~ratgames.server.protocol.TableInfo` (a dict)."""
+        hosts = {c.seat for c in self.conns if c.host and c.seat is not None}
+        return {
+            "code": self.code,
+            "link": f"/t/{self.code}",
+            "game": self.game.id,
+            "title": self.game.title,
+            "players": self.game.players,
+            "options": dict(self.game.options),
+            "public": self.public,
+            "status": self.status,
+            "seats": [
+                {
+                    "seat": i,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "connected": s.kind == "bot" or s.conn is not None,
+                    "away_bot": s.away_bot is not None,
+                    "host": i in hosts,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "timeout": self.timeout.model_dump(),
+            "spectators": sum(1 for c in self.conns if c.seat is None),
+            "game_no": self.game_no,
+            "next_table": self.next_table,
+            "record_id": self.record_id,
+            "created": self.created,
+        }
+
+    def now(self) -> float:
+        """Seconds of play since the start (never below the last action's time)."""
+        return max(0.0, time.monotonic() - self.t0)
+
+    # --- broadcasting ---------------------------------------------------------------------------
+
+    def broadcast_table(self) -> None:
+        message = {"type": "table", "v": PROTOCOL_VERSION, "table": self.info()}
+        for conn in list(self.conns):
+            conn.send(message)
+
+    def state_message(self, conn: Conn, spectator_view: dict[str, Any] | None) -> dict[str, Any]:
+        """The ``state`` for one connection (its seat's observation, or the spectator view)."""
+        state = self.state
+        assert state is not None
+        seat = conn.seat
+        outcome = state.outcome()
+        if seat is None:
+            view = spectator_view if spectator_view is not None else state.spectator_view()
+            observation = None
+            legal: list[str] = []
+            events = view.get("events", [])
+        else:
+            observation = state.observation(seat)
+            view = None
+            to_act = state.seats_to_act()
+            legal = [str(a) for a in state.legal_actions(seat)] if seat in to_act else []
+            events = observation.get("events", [])
+        fresh = new_events(conn.seen_events, events if isinstance(events, list) else [])
+        conn.seen_events = list(events) if isinstance(events, list) else []
+        items = [{"event": e, "text": self._sentence(e, seat)} for e in fresh]
+        return {
+            "type": "state",
+            "v": PROTOCOL_VERSION,
+            "seq": self.seq,
+            "seat": seat,
+            "observation": observation,
+            "view": view,
+            "legal": legal,
+            "to_act": state.seats_to_act(),
+            "events": items,
+            "time": round(self.last_time(), 4),
+            "outcome": outcome.to_json() if outcome is not None else None,
+            "record_id": self.record_id,
+        }
+
+    def _sentence(self, event: Any, viewer: int | None) -> str | None:
+        if not isinstance(event, dict):
+            return None
+        try:
+            return self.game.describe_event(event, viewer)
+        except Exception:  # a game's renderer failing must not stop the table; it is logged
+            log.exception("%s: describe_event failed for %r", self.game.id, event)
+            return None
+
+    def last_time(self) -> float:
+        """The time of the last action applied (seconds of play)."""
+        return self.last_t
+
+    def broadcast_state(self) -> None:
+        """Send every connection its ``state``."""
+        if self.state is None:
+            return
+        spectators = [c for c in self.conns if c.seat is None]
+        view = self.state.spectator_view() if spectators or self.race is not None else None
+        if self.race is not None and view is not None:
+            self.race.published(self.seq, view)
+        for conn in list(self.conns):
+            conn.send(self.state_message(conn, view), seq=self.seq)
+
+    # --- seats ----------------------------------------------------------------------------------
+
+    def open_seat(self, wanted: int | None) -> int:
+        if self.status != "lobby":
+            raise RequestError(409, "wrong_status", "the game has started: no seat can be taken")
+        if wanted is not None:
+            if not 0 <= wanted < len(self.seats):
+                raise RequestError(
+                    409,
+                    "wrong_status",
+                    f"there is no seat {wanted}; seats are 0 to {len(self.seats) - 1}",
+                )
+            if self.seats[wanted].kind != "open":
+                raise RequestError(409, "wrong_status", f"seat {wanted} is not open")
+            return wanted
+        for i, s in enumerate(self.seats):
+            if s.kind == "open":
+                return i
+        raise RequestError(409, "wrong_status", "the table has no open seat")
+
+    def take_seat(self, seat: int, name: str) -> str:
+        token = new_token()
+        s = self.seats[seat]
+        s.kind, s.name, s.token_hash, s.bot = "person", name, hash_token(token), None
+        return token
+
+    def seat_of_token(self, token: str) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.kind == "person" and same_token(token, s.token_hash):
+                return i
+        return None
+
+    def token_still_valid(self, conn: Conn) -> bool:
+        """The check made on every action: the connection's token is still its seat's."""
+        seat = conn.seat
+        if seat is None or not 0 <= seat < len(self.seats):
+            return False
+        stored = self.seats[seat].token_hash
+        return (
+            stored is not None
+            and conn.token_hash is not None
+            and hmac.compare_digest(stored, conn.token_hash)
+        )
+
+    # --- playing --------------------------------------------------------------------------------
+
+    def player_for(self, seat: int) -> Bot | None:
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return s.player
+        return s.away_bot
+
+    async def start(self) -> None:
+        async with self.lock:
+            if self.status != "lobby":
+                raise RequestError(409, "wrong_status", "the game has already started")
+            empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
+            if empty:
+                raise RequestError(
+                    409,
+                    "wrong_status",
+                    f"seats {empty} are still open: wait for players or "
+                    "fill them with bots (fill_bots)",
+                )
+            self.seed = secrets.randbits(62)
+            self.status = "playing"
+            await self.lobby.writer.run(store.op_save_table(self.row(), self.seat_rows()))
+            self._begin(self.game.new_state(seed=self.seed), 0.0)
+        self.broadcast_table()
+        self.broadcast_state()
+        self.after_change()
+
+    def _begin(self, state: State, last_time: float) -> None:
+        """Make the state live: bots made, the clock set to go on from ``last_time``."""
+        self.state = state
+        self.last_t = last_time
+        self.t0 = time.monotonic() - last_time
+        for i, s in enumerate(self.seats):
+            if s.kind == "bot" and s.bot is not None:
+                s.player = make_bot(self.game, s.bot, seed=(self.seed or 0) + 7919 * i)
+                s.player.new_game(i)
+        if self.game.real_time:
+            self.race = RaceDesk(self)
+        for i, s in enumerate(self.seats):
+            if s.kind == "person" and s.conn is None:
+                self.seat_left(i)
+
+    async def submit(
+        self,
+        seat: int,
+        text: str,
+        *,
+        conn: Conn | None = None,
+        ref: int | None = None,
+        pressed_at: float | None = None,
+        seen_at: float | None = None,
+    ) -> None:
+        """An action from a seat (a person's connection, or a bot when ``conn`` is None)."""
+        if self.status != "playing" or self.state is None:
+            raise RequestError(
+                409,
+                "wrong_status",
+                "the game has not started" if self.status == "lobby" else "the game is over",
+            )
+        if self.race is not None:
+            await self.race.offer(seat, text, conn, ref, pressed_at, seen_at)
+            return
+        await self.apply_now([(seat, text, None, conn, ref)])
+
+    async def apply_now(
+        self, items: list[tuple[int, str, float | None, Conn | None, int | None]]
+    ) -> None:
+        """Apply actions ``(seat, text, time or None for now, conn, ref)`` in order, store those
+        accepted in one commit, then tell everyone.  A refused action gets an error to its
+        connection (or is dropped for a bot) and changes nothing."""
+        async with self.lock:
+            state = self.state
+            if state is None or self.status != "playing":
+                for _, _, _, conn, ref in items:
+                    if conn is not None:
+                        conn.error("wrong_status", "the game is over", ref)
+                return
+            backup = state.clone()
+            backup_seq, backup_t = self.seq, self.last_t
+            accepted: list[tuple[int, int, str, float | None]] = []
+            acks: list[tuple[Conn, int, int]] = []
+            for seat, text, at, conn, ref in items:
+                if state.is_over():
+                    if conn is not None:
+                        conn.error("wrong_status", "the game is over", ref)
+                    continue
+                t = max(self.last_t, self.now() if at is None else at)
+                try:
+                    action = self.game.parse_action(text)
+                    state.apply(seat, action, time=t)
+                except InvalidNotation as exc:
+                    if conn is not None:
+                        conn.error("invalid_notation", str(exc), ref)
+                    continue
+                except IllegalAction as exc:
+                    if conn is not None:
+                        conn.error("illegal_action", str(exc), ref)
+                    continue
+                self.seq += 1
+                self.last_t = t
+                accepted.append((self.seq, seat, str(action), round(t, 4)))
+                if conn is not None and ref is not None:
+                    acks.append((conn, ref, self.seq))
+            if not accepted:
+                return
+            ops: list[Callable[[Any], Any]] = [store.op_add_actions(self.code, accepted)]
+            finished = state.is_over()
+            if finished:
+                record = self.make_record()
+                ops.append(store.op_finish(self.code, record, now_iso()))
+            try:
+                results = await self.lobby.writer.run(_sequence(ops))
+            except Exception:
+                log.exception("table %s: storing actions failed; they are undone", self.code)
+                self.state = backup
+                self.seq, self.last_t = backup_seq, backup_t
+                for conn, ref, _ in acks:
+                    conn.error("server_error", "the server could not store the action", ref)
+                return
+            if finished:
+                self.record_id = int(results[-1])
+                self.status = "finished"
+                self.finished_at = time.monotonic()
+            for conn, ref, seq in acks:
+                conn.send({"type": "ack", "v": PROTOCOL_VERSION, "id": ref, "seq": seq})
+            self.broadcast_state()
+        if finished:
+            self.end_play()
+            self.broadcast_table()
+        else:
+            self.after_change()
+
+    def make_record(self) -> dict[str, Any]:
+        assert self.state is not None
+        seats = [
+            {
+                "name": s.name or self.game.seat_name(i),
+                "player": s.bot if s.kind == "bot" and s.bot else "human",
+            }
+            for i, s in enumerate(self.seats)
+        ]
+        return self.state.record(seats, table=self.code, game_no=self.game_no)
+
+    def end_play(self) -> None:
+        """Stop every bot and timer of a finished (or closing) game."""
+        for task in self.bot_tasks.values():
+            task.cancel()
+        self.bot_tasks.clear()
+        for handle, _ in self.reactions.values():
+            handle.cancel()
+        self.reactions.clear()
+        if self.race is not None:
+            self.race.cancel()
+        for s in self.seats:
+            if s.away_timer is not None:
+                s.away_timer.cancel()
+                s.away_timer = None
+            s.away_bot = None
+
+    # --- bots -----------------------------------------------------------------------------------
+
+    def after_change(self) -> None:
+        """Let the bots (and substitutes) act on the new state."""
+        state = self.state
+        if state is None or state.is_over() or self.status != "playing":
+            return
+        if self.game.real_time:
+            self._schedule_reactions()
+            return
+        seat = state.seats_to_act()[0]
+        bot = self.player_for(seat)
+        if bot is not None and seat not in self.bot_tasks:
+            self.bot_tasks[seat] = asyncio.get_running_loop().create_task(
+                self._bot_turn(seat, bot, self.seq)
+            )
+
+    async def _bot_turn(self, seat: int, bot: Bot, seq: int) -> None:
+        try:
+            if self.lobby.settings.bot_pause > 0:
+                await asyncio.sleep(self.lobby.settings.bot_pause)
+            state = self.state
+            if state is None or self.seq != seq or self.player_for(seat) is not bot:
+                return
+            if bot.turn_based_only:
+                sample = state.sample_consistent(seat, Rng(secrets.randbits(63)))
+                text, thought = await asyncio.get_running_loop().run_in_executor(
+                    self.lobby.pool(), _think, bot, sample, seat
+                )
+                if self.player_for(seat) is bot:
+                    self._replace_bot(seat, bot, thought)
+            else:
+                text = str(bot.act(SeatView(state, seat, self.now())))
+            if self.seq != seq:
+                return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the bot of seat %d failed", self.code, seat)
+            return
+        finally:
+            self.bot_tasks.pop(seat, None)
+        await self.apply_now([(seat, text, None, None, None)])
+
+    def _replace_bot(self, seat: int, old: Bot, new: Bot) -> None:
+        """A bot that thought in another process comes back with its memory updated."""
+        s = self.seats[seat]
+        if s.player is old:
+            s.player = new
+        elif s.away_bot is old:
+            s.away_bot = new
+
+    def _schedule_reactions(self) -> None:
+        """Real time: each bot without an action on its way decides what to do next."""
+        state = self.state
+        assert state is not None
+        loop = asyncio.get_running_loop()
+        for seat in list(self.reactions):
+            handle, text = self.reactions[seat]
+            if not state.is_legal(seat, self.game.parse_action(text)):
+                handle.cancel()
+                del self.reactions[seat]
+        now = self.now()
+        for seat in state.seats_to_act():
+            bot = self.player_for(seat)
+            if bot is None or seat in self.reactions:
+                continue
+            reaction = bot.react(SeatView(state, seat, now))
+            if reaction is None:
+                continue
+            delay = max(0.0, reaction.delay)
+            text = str(reaction.action)
+            handle = loop.call_later(delay, self._reaction_due, seat, text, now + delay)
+            self.reactions[seat] = (handle, text)
+
+    def _reaction_due(self, seat: int, text: str, at: float) -> None:
+        self.reactions.pop(seat, None)
+        spawn(self._bot_reacts(seat, text, at))
+
+    async def _bot_reacts(self, seat: int, text: str, at: float) -> None:
+        if self.race is not None:
+            await self.race.offer(seat, text, None, None, None, None, credit=at)
+        else:  # pragma: no cover - real-time tables always have a race desk
+            await self.apply_now([(seat, text, at, None, None)])
+
+    # --- people coming and going ----------------------------------------------------------------
+
+    def seat_left(self, seat: int) -> None:
+        """A person's connection is gone: the timeout policy starts."""
+        s = self.seats[seat]
+        if self.status != "playing" or self.timeout.policy != "bot" or s.away_bot is not None:
+            return
+        if s.away_timer is not None:
+            s.away_timer.cancel()
+        s.away_timer = asyncio.get_running_loop().call_later(
+            self.timeout.seconds, self._stand_in, seat
+        )
+
+    def _stand_in(self, seat: int) -> None:
+        s = self.seats[seat]
+        s.away_timer = None
+        if s.conn is not None or self.status != "playing" or s.kind != "person":
+            return
+        spec = resolve_bot(self.game, self.timeout.bot)
+        s.away_bot = make_bot(self.game, spec, seed=secrets.randbits(32))
+        s.away_bot.new_game(seat)
+        self.broadcast_table()
+        self.after_change()
+
+    def seat_back(self, seat: int) -> None:
+        """The person is back: the stand-in leaves."""
+        s = self.seats[seat]
+        if s.away_timer is not None:
+            s.away_timer.cancel()
+            s.away_timer = None
+        if s.away_bot is not None:
+            s.away_bot = None
+            task = self.bot_tasks.pop(seat, None)
+            if task is not None:
+                task.cancel()
+            pending = self.reactions.pop(seat, None)
+            if pending is not None:
+                pending[0].cancel()
+
+
+def _sequence(ops: list[Callable[[Any], Any]]) -> Callable[[Any], list[Any]]:
+    """One operation that runs ``ops`` in order (in one transaction)."""
+
+    def run(conn: Any) -> list[Any]:
+        return [op(conn) for op in ops]
+
+    return run
+
+
+def _think(bot: Bot, sample: State, seat: int) -> tuple[str, Bot]:
+    """In a worker process: the bot's move on a state sampled from its seat's knowledge, and
+    the bot itself (its memory may have changed)."""
+    action = bot.act(SeatView(sample, seat))
+    return str(action), bot
+
+
+def _pool_init() -> None:
+    """Worker start: load the games and bots once."""
+    from ratgames.core.registry import game_ids
+
+    game_ids()
+
+
+# --- the lobby -----------------------------------------------------------------------------------
+
+
+class Lobby:
+    """Every table of this server process, the database writer and the bots' process pool."""
+
+    def __init__(self, engine: Any, settings: Settings | None = None) -> None:
+        self.engine = engine
+        self.settings = settings or Settings()
+        self.writer = store.Writer(engine)
+        self.tables: dict[str, Table] = {}
+        self.conns: set[Conn] = set()
+        self._pool: Executor | None = None
+
+    def pool(self) -> Executor:
+        """The process pool of the search bots (started when first needed)."""
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            self._pool = ProcessPoolExecutor(
+                max_workers=max(1, self.settings.pool_workers),
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_pool_init,
+            )
+        return self._pool
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            table.end_play()
+        self.writer.close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # --- tables ---------------------------------------------------------------------------------
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.tables and store.load_table(self.engine, code) is None:
+                return code
+
+    async def create(self, req: CreateTable) -> tuple[Table, str, int | None, str | None]:
+        """A new table: (table, host token, creator's seat, creator's seat token)."""
+        try:
+            kinds = list(req.seats) if req.seats is not None else None
+            if kinds is not None:
+                playing = [s for s in kinds if s.kind != "closed"]
+                if req.players is not None and req.players != len(playing):
+                    raise RequestError(
+                        400,
+                        "invalid_message",
+                        f"players is {req.players} but {len(playing)} seats are not closed",
+                    )
+                game = get_game(req.game, players=len(playing), options=req.options)
+            else:
+                game = get_game(req.game, players=req.players, options=req.options)
+                playing = None
+            seats: list[Seat] = []
+            for spec in playing if playing is not None else [None] * game.players:
+                if spec is not None and spec.kind == "bot":
+                    seats.append(
+                        Seat("bot", name=spec.bot or "normal", bot=resolve_bot(game, spec.bot))
+                    )
+                else:
+                    seats.append(Seat("open"))
+            if req.timeout.policy == "bot":
+                resolve_bot(game, req.timeout.bot)
+        except RatgamesError as exc:
+            raise RequestError(400, "invalid_message", str(exc)) from None
+        host_token = new_token()
+        code = self._new_code()
+        table = Table(
+            lobby=self,
+            code=code,
+            game=game,
+            public=req.public,
+            timeout=req.timeout,
+            host_token_hash=hash_token(host_token),
+            seats=seats,
+            created=now_iso(),
+        )
+        seat: int | None = None
+        token: str | None = None
+        if req.sit and any(s.kind == "open" for s in seats):
+            seat = table.open_seat(None)
+            token = table.take_seat(seat, req.name)
+        await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+        self.tables[code] = table
+        return table, host_token, seat, token
+
+    async def join(self, code: str, name: str, seat: int | None) -> tuple[Table, int, str]:
+        table = await self.get(code)
+        async with table.lock:
+            index = table.open_seat(seat)
+            token = table.take_seat(index, name)
+            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+        table.broadcast_table()
+        return table, index, token
+
+    async def get(self, code: str) -> Table:
+        """A table by code (read back from the database if it is not in memory)."""
+        code = code.strip().upper()
+        table = self.tables.get(code)
+        if table is not None:
+            return table
+        stored = (
+            await asyncio.to_thread(store.load_table, self.engine, code)
+            if len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+            else None
+        )
+        if stored is None:
+            raise RequestError(404, "no_such_table", f"no table has the code {code!r}")
+        table = self.tables.get(code) or self._revive(stored)
+        self.tables[code] = table
+        return table
+
+    def public_tables(self) -> list[Table]:
+        return [t for t in self.tables.values() if t.public and t.status in ("lobby", "playing")]
+
+    def _revive(self, stored: store.StoredTable) -> Table:
+        """A table from its stored form, its game replayed to the last stored action."""
+        row = stored.row
+        game = get_game(row.game, players=row.players, options=row.options)
+        table = Table(
+            lobby=self,
+            code=row.code,
+            game=game,
+            public=row.public,
+            timeout=TimeoutPolicy.model_validate(row.timeout),
+            host_token_hash=row.host_token_hash,
+            seats=[Seat(s.kind, s.name, s.bot, s.token_hash) for s in stored.seats],
+            created=row.created,
+            status=row.status,
+            seed=row.seed,
+            game_no=row.game_no,
+            rematch_of=row.rematch_of,
+            next_table=row.next_table,
+            record_id=row.record_id,
+        )
+        if row.status in ("playing", "finished") and row.seed is not None:
+            state = game.new_state(seed=row.seed)
+            last = 0.0
+            for seat, action, t in stored.actions:
+                state.apply(seat, action, time=t)
+                last = t if t is not None else last
+            table.seq = len(stored.actions)
+            if row.status == "playing":
+                table._begin(state, last)
+            else:
+                table.state = state
+                table.last_t = last
+                table.finished_at = time.monotonic()
+        return table
+
+    async def load(self) -> int:
+        """Bring back every table that was in the lobby or in play (after a restart)."""
+        stored = await asyncio.to_thread(store.load_tables, self.engine, ("lobby", "playing"))
+        for item in stored:
+            try:
+                table = self._revive(item)
+            except RatgamesError:
+                log.exception("table %s cannot be brought back; it is left out", item.row.code)
+                continue
+            self.tables[table.code] = table
+        for table in self.tables.values():
+            table.after_change()
+        return len(stored)
+
+    def forget_old(self) -> None:
+        """Drop finished tables nobody watches beyond :data:`KEEP_FINISHED` (oldest first)."""
+        finished = [t for t in self.tables.values() if t.status == "finished" and not t.conns]
+        if len(finished) > KEEP_FINISHED:
+            finished.sort(key=lambda t: t.finished_at)
+            for table in finished[: len(finished) - KEEP_FINISHED]:
+                del self.tables[table.code]
+
+    # --- host actions ---------------------------------------------------------------------------
+
+    async def fill_bots(self, table: Table, spec: str | None) -> None:
+        async with table.lock:
+            if table.status != "lobby":
+                raise RequestError(409, "wrong_status", "the game has already started")
+            try:
+                resolved = resolve_bot(table.game, spec)
+            except RatgamesError as exc:
+                raise RequestError(400, "invalid_message", str(exc)) from None
+            for s in table.seats:
+                if s.kind == "open":
+                    s.kind, s.name, s.bot = "bot", (spec or "normal"), resolved
+            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+        table.broadcast_table()
+
+    async def change_seat(self, table: Table, seat: int, kind: str, spec: str | None) -> None:
+        async with table.lock:
+            if table.status != "lobby":
+                raise RequestError(409, "wrong_status", "the game has already started")
+            if not 0 <= seat < len(table.seats):
+                raise RequestError(
+                    400,
+                    "invalid_message",
+                    f"there is no seat {seat}; seats are 0 to {len(table.seats) - 1}",
+                )
+            old = table.seats[seat]
+            if kind == "closed":
+                try:
+                    game = get_game(
+                        table.game.id, players=len(table.seats) - 1, options=table.game.options
+                    )
+                except RatgamesError as exc:
+                    raise RequestError(409, "wrong_status", str(exc)) from None
+                table.game = game
+                del table.seats[seat]
+                for conn in table.conns:
+                    if conn.seat is not None and conn.seat > seat:
+                        conn.seat -= 1
+            elif kind == "bot":
+                try:
+                    resolved = resolve_bot(table.game, spec)
+                except RatgamesError as exc:
+                    raise RequestError(400, "invalid_message", str(exc)) from None
+                table.seats[seat] = Seat("bot", name=spec or "normal", bot=resolved)
+            else:
+                table.seats[seat] = Seat("open")
+            if old.conn is not None:
+                old.conn.error("bad_token", "the host gave your seat away")
+                old.conn.seat = None
+                old.conn.token_hash = None
+            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+        table.broadcast_table()
+
+    async def rematch(self, table: Table) -> Table:
+        async with table.lock:
+            if table.status != "finished":
+                raise RequestError(409, "wrong_status", "a rematch is offered after the end")
+            if table.next_table is not None:
+                return await self.get(table.next_table)
+            code = self._new_code()
+            new = Table(
+                lobby=self,
+                code=code,
+                game=table.game,
+                public=table.public,
+                timeout=table.timeout,
+                host_token_hash=table.host_token_hash,
+                seats=[Seat(s.kind, s.name, s.bot, s.token_hash) for s in table.seats],
+                created=now_iso(),
+                game_no=table.game_no + 1,
+                rematch_of=table.code,
+            )
+            table.next_table = code
+            await self.writer.run(
+                _sequence(
+                    [
+                        store.op_save_table(new.row(), new.seat_rows()),
+                        store.op_update_table(table.code, next_table=code),
+                    ]
+                )
+            )
+            self.tables[code] = new
+        message = {"type": "rematch", "v": PROTOCOL_VERSION, "table": code}
+        for conn in list(table.conns):
+            conn.send(message)
+        table.broadcast_table()
+        return new
+
+
+def default_workers() -> int:
+    """Search bots' processes: one fewer than the cores (at least one)."""
+    return max(1, (os.cpu_count() or 2) - 1)
