@@ -1,0 +1,8 @@
+"""Research interfaces: fixed action spaces and observation tensors for every game
+(:mod:`ratgames.rl.encoding`), and environments for PettingZoo (:mod:`ratgames.rl.pettingzoo`),
+Gymnasium (:mod:`ratgames.rl.gymnasium`) and OpenSpiel (:mod:`ratgames.rl.openspiel`).
+
+Install the extra first: ``pip install ratgames[rl]`` (numpy, pettingzoo, gymnasium,
+open_spiel).  Each submodule imports only the library it serves; ``import ratgames`` imports
+none of them.  ``docs/research.md`` documents the encodings and the environments.
+"""
