@@ -163,7 +163,7 @@ class RatgamesEnv(gym.Env[Vector, np.int64]):
             self.render()
         return obs, final[self.seat] if over else 0.0, over, truncated, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         from ratgames.tui.base import render_view
