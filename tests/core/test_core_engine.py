@@ -205,3 +205,17 @@ def test_malformed_notation_is_told_apart_from_an_illegal_move() -> None:
     with pytest.raises(IllegalAction, match="not in your hand") as refused:
         state.apply(0, f"play {missing}")
     assert not isinstance(refused.value, InvalidNotation)
+
+
+def test_the_trusted_fast_path_plays_the_same_game() -> None:
+    game = HighCard(players=3)
+    checked, trusted = game.new_state(seed=8), game.new_state(seed=8)
+    rng = Rng(2)
+    while not checked.is_over():
+        seat = checked.seats_to_act()[0]
+        legal = checked.legal_actions(seat)
+        action = legal[rng.randbelow(len(legal))]
+        checked.apply(seat, action, time=1.0)
+        trusted.apply_trusted(seat, action, time=1.0)
+    assert trusted.snapshot() == checked.snapshot()
+    assert trusted.record()["events"] == checked.record()["events"]

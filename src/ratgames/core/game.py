@@ -526,6 +526,19 @@ class State(ABC, Generic[A]):
             self._log = (("action", seat, act, t), self._log)
         self._apply(seat, act, t)
 
+    def apply_trusted(self, seat: int, action: A, time: float | None = None) -> None:
+        """Apply ``action`` by ``seat`` with no check: the fast path for callers that took it from
+        this very state's :meth:`legal_actions` (search play-outs, simulation, training).
+
+        Anything else must go through :meth:`apply`: an action that is not legal here leaves the
+        state corrupt.  ``time``, if given, must be one :meth:`apply` would accept.
+        """
+        if time is not None:
+            self._time = time
+        if self._recording:
+            self._log = (("action", seat, action, time), self._log)
+        self._apply(seat, action, time)
+
     def _shuffle(self, cards: MutableSequence[int], what: str) -> None:
         """Shuffle ``cards`` in place as a recorded chance event named ``what``."""
         self._chance.shuffle(cards, what)

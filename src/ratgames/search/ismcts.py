@@ -269,11 +269,11 @@ class IsmctsBot(Bot):
         players = state.game.players
         seed = rng.next64()
         baseline = state.clone()
-        baseline.apply(me, default)
+        baseline.apply_trusted(me, default)
         self._reseed_rollout(seed)
         self._playout(baseline, Rng(seed), stage)
         base = win_shares(baseline, players, self.score_estimate)[me]
-        state.apply(me, action)
+        state.apply_trusted(me, action)
         path = [(child, me)]
         self._descend(child, state, rng, stage, path)
         self._reseed_rollout(seed)
@@ -311,7 +311,7 @@ class IsmctsBot(Bot):
         while not state.is_over() and (stage < 0 or state.stage() == stage) and len(path) < limit:
             seat = state.seats_to_act()[0]
             child, action, new = self._select(node, seat, state.legal_actions(seat), rng)
-            state.apply(seat, action)
+            state.apply_trusted(seat, action)
             path.append((child, seat))
             if new:
                 return
@@ -366,7 +366,7 @@ class IsmctsBot(Bot):
                 action = legal[rng.randbelow(len(legal))]
             else:
                 action = bots[seat].act(SeatView(state, seat))
-            state.apply(seat, action)
+            state.apply_trusted(seat, action)
             steps += 1
 
 

@@ -88,7 +88,7 @@ class PimcBot(IsmctsBot):
             seed = rng.next64()
             for i, action in enumerate(legal):
                 state = sample.clone()
-                state.apply(me, action)
+                state.apply_trusted(me, action)
                 self._reseed_rollout(seed)
                 self._playout(state, Rng(seed), stage)
                 results[i].append(win_shares(state, players, self.score_estimate)[me])
