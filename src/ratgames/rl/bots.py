@@ -24,7 +24,7 @@ from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
-from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-not-found]
+from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
 
 from ratgames.core.bots import Bot, SeatView, register_bot
 from ratgames.core.game import Game
