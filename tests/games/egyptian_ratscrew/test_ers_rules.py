@@ -205,14 +205,7 @@ def test_doubles_are_slappable_and_the_slapper_plays_next() -> None:
     play(state, 0, 1)
     assert state.observation(2)["slappable"] == "doubles"
     event = slap_now(state, 2)
-    assert event == {
-        "n": event["n"],
-        "event": "slap",
-        "seat": 2,
-        "result": "valid",
-        "rule": "doubles",
-        "cards": 2,
-    }
+    assert event == {"kind": "slap", "seat": 2, "rule": "doubles", "cards": 2}
     assert bottom(state, 2, 3) == ["3D", "9H", "9C"]
     assert state.turn == 2 and state.pile == []
     assert state.slaps == 1 and state.piles_won == 1
@@ -259,10 +252,10 @@ def test_each_slap_rule_is_valid_when_on_and_bad_when_off(option: str, cards: st
         assert state.observation(0)["slappable"] == expected_view
         event = slap_now(state, 1)
         if on:
-            assert event["result"] == "valid" and event["rule"] == option
+            assert event["kind"] == "slap" and event["rule"] == option
             assert state.turn == 1 and state.pile == []
         else:
-            assert event["result"] == "bad" and event["burned"] == 1
+            assert event["kind"] == "bad_slap" and event["burned"] == 1
 
 
 @pytest.mark.parametrize(
@@ -282,7 +275,7 @@ def test_piles_that_no_rule_makes_slappable(cards: str) -> None:
     everything = dict.fromkeys(("top_bottom", "tens", "marriage", "divorce", "run"), True)
     state = pile_of(game(2, **everything), cards)
     assert state.observation(0)["slappable"] is None
-    assert slap_now(state, 1)["result"] == "bad"
+    assert slap_now(state, 1)["kind"] == "bad_slap"
 
 
 def test_joker_on_top_is_slappable_with_the_joker_rule() -> None:
@@ -298,7 +291,7 @@ def test_a_bad_slap_burns_the_top_card_under_the_pile() -> None:
     state = table(game(2), "2C 5D", "3C 9S 8S", rest=(0, 1))
     play(state, 0, 1)
     event = slap_now(state, 1)
-    assert event["result"] == "bad" and event["burned"] == 1
+    assert event == {"kind": "bad_slap", "seat": 1, "burned": 1}
     assert [card_text(c & 63) for c in state.burned] == ["9S"]
     assert top(state, 1, 1) == ["8S"]
     view = state.observation(0)
@@ -338,7 +331,7 @@ def test_too_late_costs_nothing() -> None:
     slap_now(state, 0)  # seat 0 is first
     state.apply(2, f"slap@{seen}")  # valid for the pile seat 2 saw, but it is gone
     events = state.observation(2)["events"]
-    assert events[-1]["result"] == "late"
+    assert events[-1] == {"kind": "late_slap", "seat": 2}
     assert len(state.stacks[2]) == 2 + len(state.game.deck()) - 4
     assert state.late == 1 and state.bad == 0
 
@@ -375,7 +368,7 @@ def test_a_valid_slap_beats_collecting_a_won_challenge() -> None:
     play(state, 0, 1, 1)  # Q, 5C, 5H: seat 0 has won the challenge, and the pile shows doubles
     assert state.collector == 0 and state.observation(1)["slappable"] == "doubles"
     event = slap_now(state, 1)
-    assert event["result"] == "valid"
+    assert event["kind"] == "slap"
     assert state.turn == 1 and state.collector == -1
     with pytest.raises(IllegalAction, match="no won pile"):
         state.apply(0, "collect")
@@ -400,7 +393,7 @@ def test_a_player_without_cards_slaps_back_in() -> None:
     play(state, 2)  # 7C
     play(state, 0)  # 7H: doubles
     event = slap_now(state, 1)
-    assert event["result"] == "valid"
+    assert event["kind"] == "slap"
     assert state.turn == 1 and len(state.stacks[1]) == 4
 
 
@@ -440,7 +433,7 @@ def test_newcomers_join_by_a_valid_slap() -> None:
     play(state, 0, 1)
     slap_now(state, 2)
     events = state.observation(0)["events"]
-    assert events[-2]["result"] == "valid" and events[-1]["event"] == "join"
+    assert events[-2]["kind"] == "slap" and events[-1] == {"kind": "join", "seat": 2}
     assert state.status[2] == 0 and state.turn == 2
 
 
@@ -474,7 +467,7 @@ def test_a_slappable_pile_at_the_end_can_be_slapped_back_into_the_game() -> None
     assert state.seats_to_act() == [0, 1]
     assert state.legal_actions(1) == [state.game.parse_action(f"slap@{state.version}")]
     event = slap_now(state, 1)
-    assert event["result"] == "valid" and not state.is_over()
+    assert event["kind"] == "slap" and not state.is_over()
     assert state.turn == 1 and len(state.stacks[1]) == 2
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from tests.games.egyptian_ratscrew.helpers import game, table
 
+from ratgames.cards import card_text
 from ratgames.core.bots import make_bot
 from ratgames.games.egyptian_ratscrew.render import render
 from ratgames.games.egyptian_ratscrew.rules import EgyptianRatscrew
@@ -66,7 +67,7 @@ async def test_challenge_shown_and_a_fast_bot_slap_beats_your_collect(
             await ui.pilot.pause(0.02)
             if ui.app.state.observation(0)["piles_won"]:
                 break
-        assert "Seat 2 slaps: doubles! Takes the pile (3 cards)." in ui.log()
+        assert "Seat 2 slaps: doubles! Seat 2 takes the pile (3 cards)." in ui.log()
         await ui.pilot.press("c")
         assert "Not allowed" in ui.log()
 
@@ -88,10 +89,15 @@ async def test_too_late_is_reported(play_table: OpenTable) -> None:
         assert "You slap too late (no penalty)." in ui.log()
 
 
-async def test_a_real_time_game_against_bots_ends(play_table: OpenTable) -> None:
-    g = game(2)
-    state = table(g, "2C 3C 4C", "5C")
+async def test_a_real_time_game_between_bots_ends_with_the_person_out(
+    play_table: OpenTable,
+) -> None:
+    g = game(3, slap_in=False)
+    first = ["2C", "3C", "4C"]
+    rest = [card_text(c) for c in range(52) if card_text(c) not in first]
+    state = g.new_state(seed=1, deal={"stacks": [[], first, rest]})
     bots = [
+        None,
         make_bot(g, "heuristic:level=perfect,reaction_ms=20,play_ms=2", seed=1),
         make_bot(g, "heuristic:level=easy,reaction_ms=60,play_ms=2", seed=2),
     ]

@@ -4,7 +4,8 @@ Nothing in this game is a choice except *when* to act: the cards are played blin
 is a reaction-time profile:
 
 * ``reaction_ms`` / ``spread_ms``: how fast it slaps after a pile shows (normal distribution,
-  never faster than 80 ms);
+  never faster than the minimum human reaction time of the rules, 100 ms, so that a bot's slap,
+  like a person's key press, names a pile that was on the table at least that long before);
 * ``miss``: the chance it does not notice a slappable pile at all;
 * ``false_slap``: the chance it slaps a pile that cannot be slapped (once per pile it sees);
 * ``play_ms``: its pace when it plays a card or collects a won pile (a human pace, +-20%).
@@ -19,11 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ratgames.core.bots import Bot, Reaction, SeatView, register_bot
+from ratgames.core.bots import Bot, Reaction, SeatView, bot_params_from, register_bot
 from ratgames.core.game import Action, Game
 from ratgames.core.options import Option
 
-from .rules import EgyptianRatscrew, Move, Slap
+from .rules import MIN_REACTION, EgyptianRatscrew, Move, Slap
 
 GAME_ID = EgyptianRatscrew.id
 
@@ -36,7 +37,9 @@ LEVEL_PROFILES: dict[str, dict[str, float]] = {
 }
 """The named reaction-time profiles."""
 
-MIN_REACTION_MS = 80.0
+MIN_REACTION_MS = MIN_REACTION * 1000.0
+"""A bot never slaps sooner than this after the pile it reacts to appeared (the rules' minimum
+human reaction time)."""
 MIN_DELAY = 0.001
 """Never answer with a zero delay: Textual's timers (the terminal app) fail on an interval of 0."""
 
@@ -79,17 +82,17 @@ class ReflexBot(Bot):
 
     def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
         super().__init__(game, seed, **params)
-        level = str(params.get("level", "normal"))
-        profile = dict(LEVEL_PROFILES[level])
+        values = bot_params_from(type(self), params)
+        profile = dict(LEVEL_PROFILES[str(values["level"])])
         for key in profile:
-            value = params.get(key, -1.0)
-            if value is not None and float(value) >= 0:
-                profile[key] = float(value)
+            value = float(values[key])
+            if value >= 0:
+                profile[key] = value
         self.reaction = profile["reaction_ms"] / 1000.0
         self.spread = profile["spread_ms"] / 1000.0
         self.false_slap = profile["false_slap"]
         self.miss = profile["miss"]
-        self.play_pace = float(params.get("play_ms", 600.0)) / 1000.0
+        self.play_pace = float(values["play_ms"]) / 1000.0
         self._version = -1
         self._seen_at = 0.0
         self._slap = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ratgames.core.game import Game
@@ -16,12 +17,13 @@ def seat_label(game: Game, view: dict[str, Any], seat: int) -> str:
     return f"{name} (you)" if view.get("seat") == seat else name
 
 
-def describe_event(game: Game, view: dict[str, Any], event: dict[str, Any]) -> str:
-    """One public event in words ("You ..." for the viewing seat's own events)."""
-    kind = event["event"]
+def describe_event(game: Game, event: Mapping[str, Any], viewer: int | None = None) -> str:
+    """One public event (its JSON form) in words, as seat ``viewer`` sees it ("You ..." for the
+    viewer's own events; None: a spectator)."""
+    kind = event["kind"]
     if kind == "end":
         return "The game ends: " + ("the safety cap" if event["why"] == "cap" else "a cycle") + "."
-    you = view.get("seat") == event["seat"]
+    you = viewer is not None and viewer == event["seat"]
     who = "You" if you else game.seat_name(event["seat"])
 
     def verb(third: str, second: str) -> str:
@@ -30,10 +32,7 @@ def describe_event(game: Game, view: dict[str, Any], event: dict[str, Any]) -> s
     if kind == "play":
         return f"{who} {verb('plays', 'play')} {event['card']}."
     if kind == "collect":
-        return (
-            f"{who} {verb('wins', 'win')} the challenge and {verb('takes', 'take')} the pile "
-            f"({event['cards']} cards)."
-        )
+        return f"{who} {verb('takes', 'take')} the pile ({_cards(event['cards'])})."
     if kind == "claim":
         return f"{who} {verb('collects', 'collect')} the table."
     if kind == "join":
@@ -42,22 +41,22 @@ def describe_event(game: Game, view: dict[str, Any], event: dict[str, Any]) -> s
         return f"{who} {verb('is', 'are')} out."
     if kind == "win":
         return f"{who} {verb('wins', 'win')} the game."
-    result = event["result"]
     slaps = verb("slaps", "slap")
-    if result == "valid":
+    if kind == "slap":
         rule = str(event["rule"]).replace("_", "-")
-        return (
-            f"{who} {slaps}: {rule}! {verb('Takes', 'You take')} the pile ({event['cards']} cards)."
-        )
-    if result == "late":
+        takes = f"{who} {verb('takes', 'take')} the pile ({_cards(event['cards'])})"
+        return f"{who} {slaps}: {rule}! {takes}."
+    if kind == "late_slap":
         return f"{who} {slaps} too late (no penalty)."
-    burned = event["burned"]
-    cost = (
-        f"{verb('burns', 'burn')} {burned} card{'s' if burned != 1 else ''}"
-        if burned
-        else "no burn"
-    )
-    return f"{who} {slaps} a pile that cannot be slapped: {cost}."
+    if kind == "bad_slap":
+        burned = event["burned"]
+        cost = f"{verb('burns', 'burn')} {_cards(burned)}" if burned else "no burn"
+        return f"{who} {slaps} a pile that cannot be slapped: {cost}."
+    raise ValueError(f"no such event in {game.title}: {kind!r}")
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 def challenge_text(game: Game, view: dict[str, Any]) -> str:
@@ -112,7 +111,7 @@ def render(game: Game, view: dict[str, Any]) -> str:
     if text:
         lines.append(text)
     for event in view["events"][-5:]:
-        lines.append("  " + describe_event(game, view, event))
+        lines.append("  " + describe_event(game, event, view.get("seat")))
     result = view.get("result")
     if result:
         winners = ", ".join(seat_label(game, view, w) for w in result["winners"])

@@ -12,24 +12,49 @@ winner's stack so that its cards come up again in the order they were played, bu
 Real time: every slap names the pile version its player saw (``slap@17``).  The version grows by
 one each time a card is played and each time the pile is taken.  A slap is judged against the
 pile as it is when the slap arrives: valid if that pile is slappable; "too late" (no penalty) if
-it is not but the pile the player saw was; a bad slap otherwise.
+it is not but the pile the player saw was; a bad slap otherwise.  Front ends name the pile a
+player could have reacted to: the one on the table at least :data:`MIN_REACTION` seconds before
+the slap (the terminal judges a key press so, and the bots never react faster).
+
+With the option ``slaps`` off nobody slaps: the game is Beggar-my-neighbour, and its figures
+(``cards`` and ``tricks``) follow the convention of the published longest-game records;
+:func:`face_deal` builds a deal from the face-card notation those records use.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ratgames import cards as _cards
-from ratgames.core.errors import IllegalAction, OptionError, RatgamesError
-from ratgames.core.game import JSON, Action, Chance, Game, Outcome, State
+from ratgames.core.errors import DealError, IllegalAction, InvalidNotation, OptionError
+from ratgames.core.events import Event, event_json
+from ratgames.core.game import JSON, Chance, Game, Outcome, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
+from .events import (
+    BadSlap,
+    Claimed,
+    Collected,
+    Ended,
+    Joined,
+    LateSlap,
+    Out,
+    Played,
+    Slapped,
+    Won,
+)
+
 KNOWN = 64
 """Bit set on a card in a stack (or under the pile) when its identity is public."""
+
+MIN_REACTION = 0.1
+"""The shortest time, in seconds, in which a player can react to a pile: a slap is judged
+against the pile that was on the table at least this long before it (bots and people alike)."""
 
 _STRIP = bytes(i & 63 for i in range(256))
 _SEP = b"\xff"
@@ -77,6 +102,12 @@ STATUS_NAMES = ("in", "waiting", "out")
 EVENTS_SHOWN = 30
 """How many of the latest public events an observation carries."""
 
+_EVENTS_KEPT = 2 * EVENTS_SHOWN
+"""The state's chain of events is cut back to the latest ones when it grows this long."""
+
+_MAX_VERSION = 10**18
+"""Slap versions are below this (``slap@`` takes at most 18 digits)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Move:
@@ -98,6 +129,9 @@ class Slap:
         return f"slap@{self.version}"
 
 
+RatscrewAction = Move | Slap
+"""An action of the game."""
+
 PLAY_ACTION = Move("play")
 COLLECT_ACTION = Move("collect")
 _SLAPS: list[Slap] = [Slap(v) for v in range(4096)]
@@ -106,6 +140,31 @@ _SLAPS: list[Slap] = [Slap(v) for v in range(4096)]
 def slap(version: int) -> Slap:
     """The (interned where possible) slap at pile ``version``."""
     return _SLAPS[version] if 0 <= version < 4096 else Slap(version)
+
+
+def _well_formed(action: object) -> bool:
+    """True for an action of this game built with fields of the right types and ranges (a
+    ``Move`` named play or collect, a ``Slap`` at a whole-number version from 0)."""
+    kind = type(action)
+    if kind is Slap:
+        v = action.version  # type: ignore[attr-defined]
+        return type(v) is int and 0 <= v < _MAX_VERSION
+    if kind is Move:
+        name = action.name  # type: ignore[attr-defined]
+        return type(name) is str and name in ("play", "collect")
+    return False
+
+
+class SlapRules(NamedTuple):
+    """Which of the optional slap rules are on (doubles always are)."""
+
+    sandwich: bool
+    top_bottom: bool
+    tens: bool
+    marriage: bool
+    divorce: bool
+    run: bool
+    joker: bool
 
 
 def _is_kq(a: int, b: int) -> bool:
@@ -123,8 +182,53 @@ def _is_run(ranks: list[int]) -> bool:
     return False
 
 
-def _bool(name: str, default: bool, text: str) -> Option:
-    return Option(name, default, text)
+_FACE_LETTERS = {"J": _cards.JACK, "Q": _cards.QUEEN, "K": _cards.KING, "A": _cards.ACE}
+
+
+def face_deal(*hands: str, jokers: int = 0) -> dict[str, JSON]:
+    """A deal (for ``new_state(deal=...)``) from the face-card notation of Beggar-my-neighbour
+    records: one string per seat, its top card first, ``J``/``Q``/``K``/``A`` for a face card
+    and ``-`` for any other card (spaces are ignored).  The number cards (and any jokers) fill
+    the ``-`` places in deck order (2C, 2D, 2H, 2S, 3C, ...), the face cards theirs suit by
+    suit: without slaps only the face cards matter.  An empty string is a seat dealt no cards.
+
+    >>> deal = face_deal("K-KK----K-A-----JAA--Q--J-", "---Q---Q-J-----J------AQ--")
+    >>> deal["stacks"][0][:4], deal["stacks"][1][:4]
+    (['KC', '2C', 'KD', 'KH'], ['6C', '6D', '6H', 'QD'])
+    >>> face_deal("KQ", "J-")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ratgames.core.errors.DealError: the hands hold jacks: 1, queens: 1, kings: 1, aces: 0, ...
+    """
+    if isinstance(jokers, bool) or not isinstance(jokers, int) or not 0 <= jokers <= 2:
+        raise DealError(f"jokers must be 0, 1 or 2, not {jokers!r}")
+    patterns: list[str] = []
+    for i, hand in enumerate(hands):
+        if not isinstance(hand, str):
+            raise DealError(f"hand {i + 1} must be text such as 'K-Q--A', not {hand!r}")
+        pattern = "".join(hand.split())
+        bad = sorted(set(pattern) - set("-JQKA"))
+        if bad:
+            raise DealError(
+                f"hand {i + 1} holds {bad[0]!r}: write J, Q, K or A for a face card and - for "
+                "any other card"
+            )
+        patterns.append(pattern)
+    counts = Counter("".join(patterns))
+    numbers = [c for c in _cards.standard_deck(jokers) if not _CHANCES[c]]
+    if any(counts[f] != 4 for f in "JQKA") or counts["-"] != len(numbers):
+        raise DealError(
+            f"the hands hold jacks: {counts['J']}, queens: {counts['Q']}, kings: "
+            f"{counts['K']}, aces: {counts['A']}, other cards: {counts['-']}; a "
+            f"{52 + jokers}-card deck needs 4 of each face and {len(numbers)} other cards"
+        )
+    faces = {f: [_cards.make_card(r, s) for s in range(4)] for f, r in _FACE_LETTERS.items()}
+    others = iter(numbers)
+    stacks = [
+        [_TEXT[next(others) if ch == "-" else faces[ch].pop(0)] for ch in pattern]
+        for pattern in patterns
+    ]
+    return {"stacks": stacks}
 
 
 class EgyptianRatscrew(Game):
@@ -140,13 +244,15 @@ class EgyptianRatscrew(Game):
     points_label = "cards"
     length_unit = "cards played"
     option_specs = (
-        _bool("sandwich", True, "Two cards of a rank with one card between them can be slapped."),
-        _bool("top_bottom", False, "The top card matching the bottom face-up card can be slapped."),
-        _bool("tens", False, "Two consecutive cards adding up to 10 (ace = 1) can be slapped."),
-        _bool("marriage", False, "A king and a queen next to each other can be slapped."),
-        _bool("divorce", False, "A king and a queen with one card between can be slapped."),
-        _bool("run", False, "Four cards in rank order, up or down, can be slapped."),
-        _bool("joker", False, "A joker on top can be slapped (needs jokers in the deck)."),
+        Option("sandwich", True, "Two cards of a rank with one card between them can be slapped."),
+        Option(
+            "top_bottom", False, "The top card matching the bottom face-up card can be slapped."
+        ),
+        Option("tens", False, "Two consecutive cards adding up to 10 (ace = 1) can be slapped."),
+        Option("marriage", False, "A king and a queen next to each other can be slapped."),
+        Option("divorce", False, "A king and a queen with one card between can be slapped."),
+        Option("run", False, "Four cards in rank order, up or down, can be slapped."),
+        Option("joker", False, "A joker on top can be slapped (needs jokers in the deck)."),
         Option("jokers", 0, "Jokers added to the 52 cards.", minimum=0, maximum=2),
         Option(
             "burn",
@@ -155,13 +261,18 @@ class EgyptianRatscrew(Game):
             minimum=0,
             maximum=3,
         ),
-        _bool("slap_in", True, "A player without cards stays in and may slap back in."),
+        Option("slap_in", True, "A player without cards stays in and may slap back in."),
         Option(
             "newcomers",
             0,
             "Seats (the last ones) not dealt in, who may join by slapping in.",
             minimum=0,
             maximum=6,
+        ),
+        Option(
+            "slaps",
+            True,
+            "Players may slap the pile; false: nobody slaps (the game is Beggar-my-neighbour).",
         ),
         Option(
             "max_cards",
@@ -184,12 +295,13 @@ class EgyptianRatscrew(Game):
             "burn": 2,
         },
         {"sandwich": False, "slap_in": False, "burn": 3},
+        {"slaps": False},
     )
 
     def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
         o = self.options
-        self.flags = (
+        self.rules_on = SlapRules(
             bool(o["sandwich"]),
             bool(o["top_bottom"]),
             bool(o["tens"]),
@@ -201,6 +313,7 @@ class EgyptianRatscrew(Game):
         self.burn: int = o["burn"]
         self.slap_in: bool = o["slap_in"]
         self.newcomers: int = o["newcomers"]
+        self.slaps: bool = o["slaps"]
         self.max_cards: int = o["max_cards"]
 
     def _validate_options(self) -> None:
@@ -212,6 +325,11 @@ class EgyptianRatscrew(Game):
                 f"option 'newcomers': {o['newcomers']} leaves fewer than 2 of the "
                 f"{self.players} players dealt in; use at most {self.players - 2}"
             )
+        if o["newcomers"] and not o["slaps"]:
+            raise OptionError(
+                "option 'newcomers' needs slaps (newcomers join by slapping in): "
+                "with slaps=false use newcomers=0"
+            )
 
     # --- cards and actions ------------------------------------------------------------------------
 
@@ -219,21 +337,21 @@ class EgyptianRatscrew(Game):
         return _cards.standard_deck(self.options["jokers"])
 
     def card_text(self, card: int) -> str:
-        try:
+        """The notation of a card (a stack entry's ``KNOWN`` bit is ignored)."""
+        if type(card) is int and 0 <= card < 128 and card & 63 < 54:
             return _TEXT[card & 63]
-        except (IndexError, TypeError):
-            raise ValueError(f"no such card: {card!r}") from None
+        raise ValueError(f"no such card: {card!r}")
 
     def parse_card(self, text: str) -> int:
         """A card from its notation (``10H``, ``QS``, ``BJ``)."""
         card = _cards.parse_card(text)
         if card not in self.deck():
-            raise IllegalAction(f"{text!r} is not in this game's deck")
+            raise InvalidNotation(f"{text!r} is not in this game's deck")
         return card
 
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: str) -> RatscrewAction:
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is written as text, not {text!r}")
+            raise InvalidNotation(f"an action is written as text, not {text!r}")
         t = text.strip().lower()
         if t == "play":
             return PLAY_ACTION
@@ -241,16 +359,20 @@ class EgyptianRatscrew(Game):
             return COLLECT_ACTION
         if t.startswith("slap@"):
             digits = t[5:]
-            if digits.isascii() and digits.isdigit() and len(digits) <= 9:
+            if digits.isascii() and digits.isdigit() and len(digits) <= 18:
                 return slap(int(digits))
-        raise IllegalAction(
+        raise InvalidNotation(
             f"{text[:40]!r} is not an action of {self.title}; write 'play', 'collect' or "
             "'slap@N' (N = the pile version you saw, as shown in your observation)"
         )
 
+    def action_space(self) -> None:
+        """No fixed set: a slap names a pile version, which grows without bound."""
+        return None
+
     # --- dealing ----------------------------------------------------------------------------------
 
-    def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> State:
+    def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> RatscrewState:
         n = self.players
         dealt = n - self.newcomers
         stacks: list[list[int]]
@@ -265,33 +387,58 @@ class EgyptianRatscrew(Game):
         return RatscrewState(self, chance, stacks)
 
     def _read_deal(self, deal: Mapping[str, Any]) -> list[list[int]]:
+        """The stacks (bottom first) of an explicit deal, or :class:`DealError`."""
         n = self.players
-        if not isinstance(deal, Mapping) or set(deal) != {"stacks"}:
-            raise RatgamesError(
-                'a deal is {"stacks": [[cards of seat 1, top first], ...]} with one list per seat'
-            )
+        form = 'a deal is {"stacks": [[cards of seat 1, top first], ...]} with one list per seat'
+        if not isinstance(deal, Mapping) or list(deal) != ["stacks"]:
+            raise DealError(form)
         raw = deal["stacks"]
-        if not isinstance(raw, list) or len(raw) != n or not all(isinstance(s, list) for s in raw):
-            raise RatgamesError(f"the deal's 'stacks' must be a list of {n} lists of cards")
+        if not isinstance(raw, list) or len(raw) != n:
+            raise DealError(f"the deal's 'stacks' must be a list of {n} lists of cards; {form}")
+        deck = self.deck()
         stacks: list[list[int]] = []
         for seat, texts in enumerate(raw):
-            try:
-                top_first = [_cards.parse_card(t) for t in texts]
-            except IllegalAction as exc:
-                raise RatgamesError(f"the deal of {self.seat_name(seat)}: {exc}") from None
+            if not isinstance(texts, list):
+                raise DealError(
+                    f"the deal of {self.seat_name(seat)} must be a list of cards (text such as "
+                    f"'10H'), not {type(texts).__name__}"
+                )
+            top_first: list[int] = []
+            for text in texts:
+                if not isinstance(text, str):
+                    raise DealError(
+                        f"the deal of {self.seat_name(seat)}: a card is written as text such as "
+                        f"'10H' or 'QS', not {text!r}"
+                    )
+                try:
+                    card = _cards.parse_card(text)
+                except IllegalAction as exc:
+                    raise DealError(f"the deal of {self.seat_name(seat)}: {exc}") from None
+                if card not in deck:
+                    raise DealError(
+                        f"the deal of {self.seat_name(seat)}: {text!r} is not in this game's deck "
+                        f"(option jokers is {self.options['jokers']})"
+                    )
+                top_first.append(card)
             stacks.append(top_first[::-1])
-        every = sorted(c for s in stacks for c in s)
-        if every != sorted(self.deck()):
-            raise RatgamesError(
-                f"the deal must hold every card of the {len(self.deck())}-card deck exactly once"
+        counts = Counter(c for s in stacks for c in s)
+        twice = sorted(c for c, k in counts.items() if k > 1)
+        if twice:
+            raise DealError(f"the deal holds {_TEXT[twice[0]]} more than once")
+        missing = sorted(set(deck) - set(counts))
+        if missing:
+            raise DealError(
+                f"the deal must hold every card of the {len(deck)}-card deck once; "
+                f"{_TEXT[missing[0]]} is missing"
+                + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
             )
         for seat in range(n - self.newcomers, n):
             if stacks[seat]:
-                raise RatgamesError(
+                raise DealError(
                     f"{self.seat_name(seat)} is a newcomer (option newcomers) and is dealt no cards"
                 )
         if sum(1 for s in stacks if s) < 2:
-            raise RatgamesError("the deal must give cards to at least 2 players")
+            raise DealError("the deal must give cards to at least 2 players")
         return stacks
 
     # --- the rules --------------------------------------------------------------------------------
@@ -352,6 +499,11 @@ Each player slaps a given version of the pile at most once; a second slap at the
 refused.  A player with no cards who has won a challenge (or whose face card is being answered)
 waits for that pile and does not slap meanwhile.
 
+Nobody reacts in no time: a slap counts as a slap at the pile that was on the table at least
+0.1 s before it (a minimum human reaction time).  In the terminal a key press names that pile,
+so a press that comes just after somebody else took or covered a slappable pile is too late,
+not bad; the bots never slap sooner than 0.1 s after the pile they react to.
+
 ## Running out, slapping in, newcomers
 With `slap_in` (default on) a player who runs out of cards stays at the table: a valid slap
 brings them back in with the pile, but a bad slap by a player without cards puts them out for
@@ -375,6 +527,25 @@ go round once and it would repeat for ever: it ends as a cycle, won by the playe
 most cards.  As a last resort `max_cards` (default 100000) caps the cards played; a capped game
 is also won by the most cards.
 
+## Without slaps: Beggar-my-neighbour
+With `slaps` off (default on) nobody may slap, and the game is the old Beggar-my-neighbour: the
+deal decides everything.  The slap rules, `burn` and `slap_in` then do nothing, and `newcomers`
+must be 0.  A player without cards is out (unless their face card is still being answered).
+Play and the end follow the convention of the published longest-game records, so that a
+record deal gives its published figures here (Mann and Wu's deal of 2007, for one, lasts 7157
+cards and 1007 tricks); a trick is a pile won:
+- the game ends as soon as a trick leaves every other player without cards;
+- it also ends when a player must play (lead, or answer a challenge) and has no card, with
+  nobody else left to play: the player of the last face card (or, outside a challenge, the
+  player of the last card) takes the pile, and it counts as the last trick.
+With more than 2 players, a player without cards is skipped as long as somebody else can play.
+The outcome's details add `cards` (cards played) and `tricks` (piles won, the last included).
+Record deals are written in face-card notation: one line per player, top card first, `J`, `Q`,
+`K` or `A` for a face card and `-` for any other card, the first player leading (Mann and Wu:
+`K-KK----K-A-----JAA--Q--J-` against `---Q---Q-J-----J------AQ--`); the Python function
+`ratgames.games.egyptian_ratscrew.rules.face_deal(hand1, hand2, ...)` turns them into a deal for
+`new_state(deal=...)`.
+
 ## Notation and deals
 Actions: `play`, `collect`, `slap@N`.  Cards: `10H`, `QS`, `AC`, `BJ`/`RJ` for jokers.  An
 explicit deal is `{"stacks": [[cards of seat 1, top first], [seat 2 ...], ...]}` holding every
@@ -387,13 +558,20 @@ of a stack face down in a known order, so everybody knows those cards until they
 each stack's known cards, the face-up pile, the challenge in progress and the recent events.
 
 ## Figures reported
-`length` (cards played), `piles_won` (challenges collected and valid slaps), `slaps` (valid),
-`bad_slaps`, `too_late`, `cycle` (1 if the game ended as a cycle).
+`length` (cards played), `piles_won` (challenges collected and valid slaps; without slaps, the
+last pile too), `slaps` (valid), `bad_slaps`, `too_late`, `cycle` (1 if the game ended as a
+cycle); without slaps also `cards` and `tricks` in the convention of the published records.
 """
 
 
-class RatscrewState(State):
-    """A game of Egyptian Ratscrew in progress."""
+class RatscrewState(State[RatscrewAction]):
+    """A game of Egyptian Ratscrew in progress.
+
+    Public events are kept as a chain of plain tuples ``(previous, EventClass, *fields)``, the
+    latest last, cut back to the latest :data:`EVENTS_SHOWN` once it holds twice as many; they
+    become :mod:`events <ratgames.games.egyptian_ratscrew.events>` objects and JSON only when an
+    observation asks for them.
+    """
 
     __slots__ = (
         "bad",
@@ -406,6 +584,8 @@ class RatscrewState(State):
         "deal",
         "disrupt",
         "end_reason",
+        "ev",
+        "ev_len",
         "hist_shared",
         "history",
         "last_slap",
@@ -416,7 +596,6 @@ class RatscrewState(State):
         "pile",
         "piles_won",
         "played",
-        "pub_events",
         "rule",
         "slap_hist",
         "slaps",
@@ -458,8 +637,8 @@ class RatscrewState(State):
         self.slaps = 0
         self.bad = 0
         self.late = 0
-        self.pub_events: tuple[dict[str, JSON], ...] = ()
-        """The latest public events, oldest first, in their JSON form."""
+        self.ev: tuple[Any, ...] | None = None
+        self.ev_len = 0
         self.n_events = 0
         self.end_reason = ""
         self.capped = False
@@ -467,7 +646,7 @@ class RatscrewState(State):
         self.winner = -1
         if not stacks[0]:
             self.turn = self._next_holder(0)
-        if not game.slap_in:
+        if not game.slap_in or not game.slaps:
             self._sweep_out()
         self._check_end()
 
@@ -499,7 +678,8 @@ class RatscrewState(State):
         c.slaps = self.slaps
         c.bad = self.bad
         c.late = self.late
-        c.pub_events = self.pub_events
+        c.ev = self.ev
+        c.ev_len = self.ev_len
         c.n_events = self.n_events
         c.end_reason = self.end_reason
         c.capped = self.capped
@@ -510,8 +690,9 @@ class RatscrewState(State):
     def sample_consistent(self, seat: int, rng: Rng) -> RatscrewState:
         """Everyone knows the same (all knowledge here is public): the unknown cards of every
         stack and under the pile are reshuffled among their places.  The memory of past
-        positions (used to detect a cycle) is about cards nobody can see, so the sample starts
-        it afresh."""
+        positions (used to detect a cycle) and the deal are about cards nobody can see, so the
+        sample keeps neither (nor the seed and log: it is a hypothesis, not a game)."""
+        self._check_seat(seat)
         s = self.clone()
         unknown = sorted(
             [c for st in s.stacks for c in st if not c & KNOWN]
@@ -528,7 +709,8 @@ class RatscrewState(State):
                 s.burned[i] = next(it)
         s.history = {}
         s.hist_shared = False
-        s._chance = Chance(rng.next64())
+        s.deal = ()
+        s._forget_origin(rng)
         return s
 
     # --- queries ----------------------------------------------------------------------------------
@@ -547,7 +729,11 @@ class RatscrewState(State):
 
     def may_slap(self, seat: int) -> bool:
         """True if ``seat`` is allowed to slap at all now (whatever the version)."""
-        if self.phase == OVER:
+        self._check_seat(seat)
+        return self._may_slap(seat)
+
+    def _may_slap(self, seat: int) -> bool:
+        if self.phase == OVER or not self.game.slaps:
             return False
         status = self.status[seat]
         if status == OUT:
@@ -564,54 +750,96 @@ class RatscrewState(State):
         phase = self.phase
         if phase == OVER:
             return []
+        mover = self.turn if phase == PLAY else self.collector
+        if not self.game.slaps:
+            return [mover]
         v = self.version
         last = self.last_slap
         stacks = self.stacks
-        mover = self.turn if phase == PLAY else self.collector
         out = []
         for seat in range(self.game.players):
             # A seat holding cards is never out, so it may always slap (once per version).
-            if seat == mover or (last[seat] < v and (stacks[seat] or self.may_slap(seat))):
+            if seat == mover or (last[seat] < v and (stacks[seat] or self._may_slap(seat))):
                 out.append(seat)
         return out
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[RatscrewAction]:
+        """The move of the seat to play or collect, and a slap at the current pile version for
+        every seat that may slap it.  (A slap at an older version the seat has not slapped yet
+        is accepted too, see :meth:`is_legal`, but not listed.)"""
+        self._check_seat(seat)
         phase = self.phase
         if phase == OVER:
             return []
         v = self.version
-        can_slap = self.last_slap[seat] < v and (bool(self.stacks[seat]) or self.may_slap(seat))
-        slap_action = (_SLAPS[v] if v < 4096 else Slap(v)) if can_slap else None
+        can_slap = self.last_slap[seat] < v and (bool(self.stacks[seat]) or self._may_slap(seat))
+        slap_action = None
+        if can_slap and self.game.slaps:
+            slap_action = _SLAPS[v] if v < 4096 else Slap(v)
         if seat == (self.turn if phase == PLAY else self.collector):
             move = PLAY_ACTION if phase == PLAY else COLLECT_ACTION
             return [move, slap_action] if slap_action is not None else [move]
         return [slap_action] if slap_action is not None else []
 
-    def is_legal(self, seat: int, action: Action) -> bool:
-        """Accepts the listed actions and also a slap at an older pile version (judged when it
-        is applied: valid, too late or bad)."""
-        phase = self.phase
-        if phase == OVER:
-            return False
-        if type(action) is Slap:
-            v = action.version
-            return self.last_slap[seat] < v <= self.version and self.may_slap(seat)
-        if action is PLAY_ACTION or action == PLAY_ACTION:
-            return phase == PLAY and seat == self.turn
-        if action is COLLECT_ACTION or action == COLLECT_ACTION:
-            return phase != PLAY and seat == self.collector
+    def is_legal(self, seat: int, action: object) -> bool:
+        """Accepts the listed actions and also a slap at an older pile version the seat has not
+        slapped yet (judged when it is applied: valid, too late or bad).  Fields must have their
+        own types: ``Slap(True)`` or ``Slap(2.0)`` is no slap."""
+        self._check_seat(seat)
+        return self.phase != OVER and self._legal(seat, action)
+
+    def _legal(self, seat: int, action: object) -> bool:
+        kind = type(action)
+        if kind is Slap:
+            v = action.version  # type: ignore[attr-defined]
+            return (
+                type(v) is int and self.last_slap[seat] < v <= self.version and self._may_slap(seat)
+            )
+        if kind is Move:
+            name = action.name  # type: ignore[attr-defined]
+            if type(name) is not str:
+                return False
+            if name == "play":
+                return self.phase == PLAY and seat == self.turn
+            if name == "collect":
+                return self.phase != PLAY and seat == self.collector
         return False
 
-    def why_illegal(self, seat: int, action: Action) -> str:
+    def check(self, seat: int, action: object) -> None:
+        """Raise :class:`IllegalAction` with the reason unless ``action`` is legal for ``seat``
+        (:class:`InvalidNotation` for an object that is not an action of this game at all)."""
+        self._check_seat(seat)
+        if self.phase == OVER:
+            raise IllegalAction("the game is over")
+        if not self._legal(seat, action):
+            if not _well_formed(action):
+                raise InvalidNotation(self._not_an_action(action))
+            raise IllegalAction(self.why_illegal(seat, action))
+
+    def _not_an_action(self, action: object) -> str:
+        shown = repr(action)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        return (
+            f"{shown} is not an action of {self.game.title}: the actions are Move('play'), "
+            "Move('collect') and Slap(N) with N a whole number from 0 (the pile version seen)"
+        )
+
+    def why_illegal(self, seat: int, action: object) -> str:
+        self._check_seat(seat)
         g = self.game
         name = g.seat_name(seat)
         if self.phase == OVER:
             return "the game is over"
+        if not _well_formed(action):
+            return self._not_an_action(action)
         if type(action) is Slap:
             v = action.version
+            if not g.slaps:
+                return "nobody slaps in this game (option slaps is false: Beggar-my-neighbour)"
             if self.status[seat] == OUT:
                 return f"{name} is out of the game and may not slap"
-            if not self.may_slap(seat):
+            if not self._may_slap(seat):
                 if self.status[seat] == WAITING:
                     return (
                         f"{name} may join only while fewer than {self._PLAYER_CAP} players "
@@ -629,19 +857,17 @@ class RatscrewState(State):
                 f"{name} already slapped pile version {self.last_slap[seat]}; a new slap "
                 f"must name a later version (now slap@{self.version})"
             )
-        if action == PLAY_ACTION:
+        assert isinstance(action, Move)
+        if action.name == "play":
             if self.phase == PLAY:
-                return (
-                    f"it is {g.seat_name(self.turn)}'s turn to play, not {name}'s; "
-                    f"{name} may only slap (slap@{self.version})"
-                )
+                may = f"slap (slap@{self.version})" if g.slaps else "wait"
+                turn = g.seat_name(self.turn)
+                return f"it is {turn}'s turn to play, not {name}'s; {name} may only {may}"
             who = g.seat_name(self.collector)
             return f"nobody plays now: {who} is to collect the pile (or someone slaps)"
-        if action == COLLECT_ACTION:
-            if self.phase == PLAY:
-                return "there is no won pile to collect; it is a turn to play"
-            return f"only {g.seat_name(self.collector)} may collect the pile"
-        return f"{action!r} is not an action of this game; use play, collect or slap@N"
+        if self.phase == PLAY:
+            return "there is no won pile to collect; it is a turn to play"
+        return f"only {g.seat_name(self.collector)} may collect the pile"
 
     # --- slap rules -------------------------------------------------------------------------------
 
@@ -650,7 +876,7 @@ class RatscrewState(State):
         n = len(p)
         if n == 0:
             return 0
-        sandwich, top_bottom, tens, marriage, divorce, run, joker = self.game.flags
+        sandwich, top_bottom, tens, marriage, divorce, run, joker = self.game.rules_on
         top = p[-1]
         if joker and top >= 52:
             return JOKER
@@ -688,20 +914,47 @@ class RatscrewState(State):
             node = node[1]
         return False
 
+    # --- events -----------------------------------------------------------------------------------
+
+    def _event(self, *event: Any) -> None:
+        """Add a public event: its class and its fields."""
+        self.n_events += 1
+        if self.ev_len >= _EVENTS_KEPT:
+            self._trim_events()
+        self.ev = (self.ev, *event)
+        self.ev_len += 1
+
+    def _trim_events(self) -> None:
+        """Cut the chain back to its latest ``EVENTS_SHOWN - 1`` events (room for one more)."""
+        chain: tuple[Any, ...] | None = None
+        for node in self._recent_nodes()[1:]:
+            chain = (chain, *node[1:])
+        self.ev = chain
+        self.ev_len = EVENTS_SHOWN - 1
+
+    def _recent_nodes(self) -> list[tuple[Any, ...]]:
+        out: list[tuple[Any, ...]] = []
+        node = self.ev
+        while node is not None and len(out) < EVENTS_SHOWN:
+            out.append(node)
+            node = node[0]
+        out.reverse()
+        return out
+
+    def recent_events(self) -> list[Event]:
+        """The latest public events (at most ``EVENTS_SHOWN``), oldest first."""
+        return [node[1](*node[2:]) for node in self._recent_nodes()]
+
+    def _events_json(self) -> list[dict[str, JSON]]:
+        game = self.game
+        return [event_json(game, e) for e in self.recent_events()]
+
     # --- applying ---------------------------------------------------------------------------------
 
-    def _event(self, event: tuple[Any, ...]) -> None:
-        """Add a public event (kept in its JSON form, numbered from 1)."""
-        self.n_events += 1
-        self.pub_events = (
-            *self.pub_events[1 - EVENTS_SHOWN :],
-            self._event_json(self.n_events, event),
-        )
-
-    def _apply(self, seat: int, action: Action, time: float | None) -> None:
+    def _apply(self, seat: int, action: RatscrewAction, time: float | None) -> None:
         if type(action) is Slap:
             self._slap(seat, action.version)
-        elif action == PLAY_ACTION:
+        elif action is PLAY_ACTION or action.name == "play":  # type: ignore[union-attr]
             self._play(seat)
         else:
             self._collect(seat)
@@ -709,15 +962,14 @@ class RatscrewState(State):
     def _play(self, seat: int) -> None:
         st = self.stacks[seat]
         card = st.pop() & 63
-        pile = self.pile
-        pile.append(card)
+        self.pile.append(card)
         self.version += 1
         self.played += 1
+        if self.ev_len >= _EVENTS_KEPT:
+            self._trim_events()
+        self.ev = (self.ev, Played, seat, card)
+        self.ev_len += 1
         self.n_events += 1
-        self.pub_events = (
-            *self.pub_events[1 - EVENTS_SHOWN :],
-            {"n": self.n_events, "event": "play", "seat": seat, "card": _TEXT[card]},
-        )
         if not st:
             self.n_holders -= 1
         chances = _CHANCES[card]
@@ -741,17 +993,44 @@ class RatscrewState(State):
                     self.turn = nxt
         else:
             self.turn = self._next_holder(seat)
+        game = self.game
+        if not game.slaps:
+            self._after_play_without_slaps(seat)
+            return
         rule = self._compute_rule()
         self.rule = rule
         if rule:
             self.slap_hist = (self.version, self.slap_hist)
-        if self.played >= self.game.max_cards:
+        if self.played >= game.max_cards:
             self._finish_ranked(f"safety cap: {self.played} cards played", capped=True)
             return
-        if not self.game.slap_in:
+        if not game.slap_in:
             self._sweep_out()
         if self.n_holders < 2 or self.turn == -1:
             self._check_end()
+
+    def _after_play_without_slaps(self, seat: int) -> None:
+        """Beggar-my-neighbour: end the game the way the published records count it."""
+        if self.phase == COLLECT:
+            # A won pile that leaves every other player without cards is the last trick.
+            winner = self.collector
+            if self.n_holders == (1 if self.stacks[winner] else 0):
+                self._last_trick(winner)
+                return
+        elif self.challenger < 0 and (self.turn == seat or self.turn == -1):
+            # Nobody else has a card to play next: the player of the last card takes the pile.
+            self._last_trick(seat)
+            return
+        if self.played >= self.game.max_cards:
+            self._finish_ranked(f"safety cap: {self.played} cards played", capped=True)
+            return
+        self._sweep_out()
+
+    def _last_trick(self, winner: int) -> None:
+        """Without slaps: ``winner`` takes the pile as the last trick and wins the game."""
+        self.piles_won += 1
+        self._event(Collected, winner, len(self.pile) + len(self.burned))
+        self._finish(winner)
 
     def _won_challenge(self) -> None:
         self.phase = COLLECT
@@ -781,11 +1060,11 @@ class RatscrewState(State):
 
     def _collect(self, seat: int) -> None:
         if self.phase == FINAL:
-            self._event(("claim", seat))
+            self._event(Claimed, seat)
             self._finish(seat)
             return
         count = self._take_pile(seat)
-        self._event(("collect", seat, count))
+        self._event(Collected, seat, count)
         if self._remember_position():
             return
         self._check_end()
@@ -798,25 +1077,25 @@ class RatscrewState(State):
             count = self._take_pile(seat)
             self.slaps += 1
             self.disrupt += 1
-            self._event(("slap", seat, "valid", rule, count))
+            self._event(Slapped, seat, RULE_NAMES[rule], count)
             if status == WAITING:
                 self.status[seat] = IN
-                self._event(("join", seat))
+                self._event(Joined, seat)
             if self._remember_position():
                 return
             self._check_end()
             return
         if version < self.version and self._was_slappable(version):
             self.late += 1
-            self._event(("slap", seat, "late"))
+            self._event(LateSlap, seat)
             return
         self.bad += 1
         self.disrupt += 1
         st = self.stacks[seat]
         if not st:
-            self._event(("slap", seat, "bad", 0))
+            self._event(BadSlap, seat, 0)
             self.status[seat] = OUT
-            self._event(("out", seat))
+            self._event(Out, seat)
             self._check_end()
             return
         k = min(self.game.burn, len(st))
@@ -824,7 +1103,7 @@ class RatscrewState(State):
             burned = st[-k:]
             del st[-k:]
             self.burned[:0] = burned
-        self._event(("slap", seat, "bad", k))
+        self._event(BadSlap, seat, k)
         if not st:
             self.n_holders -= 1
             if self.phase == PLAY and seat == self.turn:
@@ -838,12 +1117,13 @@ class RatscrewState(State):
         self._check_end()
 
     def _sweep_out(self) -> None:
-        """Without ``slap_in``: a player without cards and with no pile pending is out."""
+        """Without ``slap_in`` (or without slaps): a player without cards and with no pile
+        pending is out."""
         status = self.status
         for seat, st in enumerate(self.stacks):
             if not st and status[seat] == IN and seat != self.challenger and seat != self.collector:
                 status[seat] = OUT
-                self._event(("out", seat))
+                self._event(Out, seat)
 
     def _remember_position(self) -> bool:
         """After a pile is taken: end the game as a cycle if this position was seen before and
@@ -880,7 +1160,7 @@ class RatscrewState(State):
             self.pile
             and self.rule
             and any(
-                self.may_slap(s) and self.last_slap[s] < self.version
+                self._may_slap(s) and self.last_slap[s] < self.version
                 for s in range(self.game.players)
                 if s != holder
             )
@@ -907,7 +1187,7 @@ class RatscrewState(State):
         self.challenger = -1
         self.rule = 0
         self.end_reason = "the last player with cards"
-        self._event(("win", winner))
+        self._event(Won, winner)
 
     def _finish_ranked(self, reason: str, capped: bool = False) -> None:
         self.phase = OVER
@@ -919,7 +1199,7 @@ class RatscrewState(State):
         sizes = [len(s) for s in self.stacks]
         best = max(sizes)
         self.winner = sizes.index(best)
-        self._event(("end", "cap" if capped else "cycle"))
+        self._event(Ended, "cap" if capped else "cycle")
 
     # --- outcome ----------------------------------------------------------------------------------
 
@@ -932,48 +1212,27 @@ class RatscrewState(State):
             winners = tuple(s for s, v in enumerate(sizes) if v == best)
         else:
             winners = (self.winner,)
+        details: dict[str, int] = {
+            "length": self.played,
+            "piles_won": self.piles_won,
+            "slaps": self.slaps,
+            "bad_slaps": self.bad,
+            "too_late": self.late,
+            "cycle": 1 if self.cycle else 0,
+        }
+        if not self.game.slaps:
+            details["cards"] = self.played
+            details["tricks"] = self.piles_won
         return Outcome(
             winners=winners,
             points=tuple(sizes),
             places=Outcome.places_from(sizes, lower_is_better=False),
             reason=self.end_reason,
             capped=self.capped,
-            details={
-                "length": self.played,
-                "piles_won": self.piles_won,
-                "slaps": self.slaps,
-                "bad_slaps": self.bad,
-                "too_late": self.late,
-                "cycle": 1 if self.cycle else 0,
-            },
+            details=details,
         )
 
     # --- views ------------------------------------------------------------------------------------
-
-    def _event_json(self, index: int, event: tuple[Any, ...]) -> dict[str, JSON]:
-        text = _TEXT.__getitem__
-        kind = event[0]
-        out: dict[str, JSON] = {"n": index, "event": kind}
-        if kind == "end":
-            out["why"] = event[1]
-            return out
-        out["seat"] = event[1]
-        if kind == "play":
-            out["card"] = text(event[2])
-        elif kind == "collect":
-            out["cards"] = event[2]
-        elif kind == "slap":
-            out["result"] = event[2]
-            if event[2] == "valid":
-                out["rule"] = RULE_NAMES[event[3]]
-                out["cards"] = event[4]
-            elif event[2] == "bad":
-                out["burned"] = event[3]
-        return out
-
-    def recent_events(self) -> list[dict[str, JSON]]:
-        """The latest public events (at most ``EVENTS_SHOWN``), oldest first, numbered from 1."""
-        return [e.copy() for e in self.pub_events]
 
     def spectator_view(self) -> dict[str, JSON]:
         return self._table_view(True)
@@ -1014,7 +1273,8 @@ class RatscrewState(State):
             "stacks": stacks,
             "cards_played": self.played,
             "piles_won": self.piles_won,
-            "events": self.recent_events() if events else [],
+            "event_count": self.n_events,
+            "events": self._events_json() if events else [],
             "result": self._result_json(),
         }
 
@@ -1026,10 +1286,13 @@ class RatscrewState(State):
         return {"winners": list(out.winners), "reason": out.reason}
 
     def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
+        """The table as everybody sees it (``event_count`` counts every public event so far;
+        ``events`` holds the latest of them), with what this seat may do about slapping."""
+        self._check_seat(seat)
         view = self._table_view(events)
         view["seat"] = seat
         view["may_slap"] = (
-            self.phase != OVER and self.last_slap[seat] < self.version and self.may_slap(seat)
+            self.phase != OVER and self.last_slap[seat] < self.version and self._may_slap(seat)
         )
         view["last_slap"] = self.last_slap[seat]
         return view
@@ -1043,8 +1306,7 @@ class RatscrewState(State):
         return out
 
     def _initial_deal(self) -> dict[str, JSON]:
-        text = self.game.card_text
-        return {"stacks": [[text(c) for c in reversed(st)] for st in self.deal]}
+        return {"stacks": [[_TEXT[c] for c in reversed(st)] for st in self.deal]}
 
     def snapshot(self) -> dict[str, JSON]:
         """Everything, as card ints (``+ 64`` marks a card whose identity is public), stacks and
@@ -1057,7 +1319,6 @@ class RatscrewState(State):
         while node is not None and len(slappable_versions) < 64:
             slappable_versions.append(node[0])
             node = node[1]
-        events = list(self.pub_events)
         return {
             "stacks": [st[:] for st in self.stacks],
             "pile": self.pile[:],
@@ -1074,6 +1335,6 @@ class RatscrewState(State):
             "history": [len(self.history), digest.hexdigest()],
             "disrupt": self.disrupt,
             "counts": [self.played, self.piles_won, self.slaps, self.bad, self.late, self.n_events],
-            "events": events,
+            "events": self._events_json(),
             "end": [self.end_reason, self.capped, self.cycle, self.winner],
         }

@@ -1,13 +1,21 @@
 """The Egyptian Ratscrew table in the terminal (Textual), in real time.
 
 Keys: ``space`` plays your top card when it is your turn (or collects a pile you have won),
-``s`` slaps the pile as you see it, at any moment, ``c`` collects.  The bots play at a human pace
-and slap with their reflexes on the wall clock; every slap is reported (valid, bad with its
-burn, too late).  Whether the pile can be slapped is for you to spot: the panel does not say.
+``s`` slaps the pile at any moment, ``c`` collects.  The bots play at a human pace and slap with
+their reflexes on the wall clock; every slap is reported (valid, bad with its burn, too late).
+Whether the pile can be slapped is for you to spot: the panel does not say.
+
+A key press is judged against the pile you could have reacted to: the one on the screen at
+least :data:`~ratgames.games.egyptian_ratscrew.rules.MIN_REACTION` (0.1 s) before the press.
+So when a bot takes a slappable pile and you press ``s`` a moment later, your slap is too late
+(no penalty), exactly as a bot's late slap is, instead of a bad slap at the empty table that
+replaced the pile under your finger.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -17,7 +25,13 @@ from ratgames.core.game import Action
 from ratgames.tui.base import ObservingPanel
 
 from .render import PILE_SHOWN, challenge_text, describe_event
-from .rules import COLLECT_ACTION, PLAY_ACTION, slap
+from .rules import COLLECT_ACTION, MIN_REACTION, PLAY_ACTION, slap
+
+clock: Callable[[], float] = time.monotonic
+"""The panel's clock (seconds); tests replace it to time key presses exactly."""
+
+SHOWN_KEPT = 32
+"""How many of the latest pile versions the panel remembers with the moment it showed them."""
 
 
 class Panel(ObservingPanel):
@@ -31,24 +45,29 @@ class Panel(ObservingPanel):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.last_event = 0
+        self.events_seen = 0
+        self.shown: list[tuple[float, int]] = []
+        """(when it was first shown, pile version), oldest first."""
 
     # --- drawing --------------------------------------------------------------------------------
 
     def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
         super().show(observation, legal, to_act)
-        for event in observation["events"]:
-            if event["n"] > self.last_event:
-                self._notice(event)
-        if observation["events"]:
-            self.last_event = max(self.last_event, observation["events"][-1]["n"])
+        version = int(observation["pile_version"])
+        if not self.shown or self.shown[-1][1] != version:
+            self.shown.append((clock(), version))
+            del self.shown[:-SHOWN_KEPT]
+        events = observation["events"]
+        new = int(observation["event_count"]) - self.events_seen
+        for event in events[len(events) - min(new, len(events)) :]:
+            self._notice(event)
+        self.events_seen = int(observation["event_count"])
 
     def _notice(self, event: dict[str, Any]) -> None:
         """A line in the log for everything but plain plays (the pile shows those)."""
-        if event["event"] == "play":
+        if event["kind"] == "play":
             return
-        assert self.obs is not None
-        self.host.say(describe_event(self.game, self.obs, event))
+        self.host.say(describe_event(self.game, event, self.seat))
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.seat else self.game.seat_name(seat)
@@ -113,6 +132,8 @@ class Panel(ObservingPanel):
         return text
 
     def help_line(self) -> str:
+        if not self.game.options.get("slaps", True):
+            return "space play / collect · c collect · ctrl+q quit"
         return "space play / collect · s slap (any time) · c collect · ctrl+q quit"
 
     # --- keys -----------------------------------------------------------------------------------
@@ -129,7 +150,23 @@ class Panel(ObservingPanel):
     def action_collect(self) -> None:
         self.host.submit(COLLECT_ACTION)
 
+    def reaction_version(self, now: float) -> int:
+        """The pile version a key press at ``now`` is judged against: the latest one shown at
+        least ``MIN_REACTION`` before it (the first one shown, if none is that old)."""
+        cutoff = now - MIN_REACTION
+        version = self.shown[0][1]
+        for when, shown in self.shown:
+            if when > cutoff:
+                break
+            version = shown
+        return version
+
     def action_slap(self) -> None:
-        if self.obs is None:
+        obs = self.obs
+        if obs is None or not self.shown:
             return
-        self.host.submit(slap(int(self.obs["pile_version"])))
+        version = self.reaction_version(clock())
+        if version <= int(obs["last_slap"]):
+            self.host.say("You already slapped this pile.")
+            return
+        self.host.submit(slap(version))
