@@ -4,20 +4,56 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from tests.games.egyptian_ratscrew.helpers import game, table
 
 from ratgames.cards import card_text
-from ratgames.core.bots import make_bot
+from ratgames.core.bots import SeatView, make_bot
+from ratgames.games.egyptian_ratscrew import tui
+from ratgames.games.egyptian_ratscrew.bots import ReflexBot
 from ratgames.games.egyptian_ratscrew.render import render
-from ratgames.games.egyptian_ratscrew.rules import EgyptianRatscrew
+from ratgames.games.egyptian_ratscrew.rules import MIN_REACTION, EgyptianRatscrew, RatscrewState
 
 if TYPE_CHECKING:
-    from tests.conftest import OpenTable
+    from tests.conftest import OpenTable, Table
 
 
 def quiet_bot(g: EgyptianRatscrew, pace: int = 5000) -> Any:
     """A bot that never slaps and plays slowly, so the human's keys decide."""
     return make_bot(g, f"heuristic:miss=1,false_slap=0,play_ms={pace}", seed=1)
+
+
+class Clock:
+    """The panel's clock, set by hand: key presses are timed exactly."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    fake = Clock()
+    monkeypatch.setattr(tui, "clock", fake)
+    return fake
+
+
+def doubles_on_the_table() -> RatscrewState:
+    """Two players; 9H and 9C are on the pile (version 2): doubles."""
+    state = table(game(), "9H 4D 6S", "9C 5D 7S")
+    state.apply(0, "play")
+    state.apply(1, "play")
+    return state
+
+
+async def wait_for(ui: Table, done: Any, tries: int = 300) -> None:
+    for _ in range(tries):
+        if done():
+            return
+        await ui.pilot.pause(0.02)
+    raise AssertionError("the table never got there")
 
 
 async def test_space_plays_and_a_valid_slap_takes_the_pile(play_table: OpenTable) -> None:
@@ -40,16 +76,100 @@ async def test_space_plays_and_a_valid_slap_takes_the_pile(play_table: OpenTable
 
 
 async def test_a_bad_slap_is_reported_with_its_burn_and_a_second_slap_refused(
-    play_table: OpenTable,
+    play_table: OpenTable, clock: Clock
 ) -> None:
     g = game(burn=2)
     state = table(g, "2C", "5D")
     async with play_table(state, [None, quiet_bot(g)]) as ui:
-        await ui.pilot.press("space", "s")
+        await ui.pilot.press("space")
+        clock.now += 0.3  # 2C has been on the screen long enough to react to
+        await ui.pilot.press("s")
+        assert ui.app.state.last_slap[0] == 1
         assert "You slap a pile that cannot be slapped: burn 2 cards." in ui.log()
         assert "+2 burned" in ui.panel_text()
+        clock.now += 0.3
         await ui.pilot.press("s")
-        assert "already slapped" in ui.log()
+        assert "already slapped" in ui.log() and len(ui.app.state.burned) == 2
+
+
+# --- the reaction window (issue: a person's late slap was punished, a bot's was not) -------------
+
+
+async def test_a_press_just_after_a_bot_took_the_pile_is_too_late_not_bad(
+    play_table: OpenTable, clock: Clock
+) -> None:
+    state = doubles_on_the_table()
+    bot = "heuristic:level=perfect,play_ms=5000"  # slaps the doubles 0.15 s after it sees them
+    async with play_table(state, [None, bot], seed=3) as ui:
+        clock.now = 101.0  # the doubles have been on the screen for a second
+        await wait_for(ui, lambda: ui.app.state.piles_won == 1)
+        assert "Seat 2 slaps: doubles! Seat 2 takes the pile (2 cards)." in ui.log()
+        clock.now = 101.05  # you press 50 ms after the pile vanished from the screen
+        cards = len(ui.app.state.stacks[0])
+        await ui.pilot.press("s")
+        assert "You slap too late (no penalty)." in ui.log()
+        assert len(ui.app.state.stacks[0]) == cards and ui.app.state.burned == []
+        assert ui.app.state.late == 1 and ui.app.state.bad == 0
+
+
+async def test_a_press_well_after_the_pile_was_taken_is_a_bad_slap(
+    play_table: OpenTable, clock: Clock
+) -> None:
+    state = doubles_on_the_table()
+    async with play_table(state, [None, "heuristic:level=perfect,play_ms=5000"], seed=3) as ui:
+        clock.now = 101.0
+        await wait_for(ui, lambda: ui.app.state.piles_won == 1)
+        clock.now = 101.0 + MIN_REACTION + 0.05  # time enough to see the empty table
+        await ui.pilot.press("s")
+        assert "You slap a pile that cannot be slapped: burn 1 card." in ui.log()
+        assert ui.app.state.bad == 1 and len(ui.app.state.burned) == 1
+
+
+async def test_a_bot_slapping_just_after_you_took_the_pile_is_too_late_not_bad(
+    play_table: OpenTable, clock: Clock
+) -> None:
+    state = doubles_on_the_table()
+    bot = "heuristic:level=perfect,reaction_ms=600,play_ms=5000"
+    async with play_table(state, [None, bot], seed=3) as ui:
+        clock.now = 100.5  # you have seen the doubles for half a second; the bot is slower
+        await ui.pilot.press("s")
+        assert "You slap: doubles! You take the pile (2 cards)." in ui.log()
+        await wait_for(ui, lambda: ui.app.state.late == 1)
+        assert "Seat 2 slaps too late (no penalty)." in ui.log()
+        assert ui.app.state.bad == 0 and ui.app.state.burned == []
+
+
+async def test_a_press_names_the_pile_on_the_screen_a_reaction_time_before(
+    play_table: OpenTable, clock: Clock
+) -> None:
+    g = game()
+    state = table(g, "2C 4D", "3C 5D")
+    async with play_table(state, [None, quiet_bot(g, pace=5000)]) as ui:
+        panel = ui.app.panel
+        assert isinstance(panel, tui.Panel)
+        await ui.pilot.press("space")  # version 1 on the screen at 100.0
+        clock.now = 100.2
+        ui.app.state.apply(1, "play", time=ui.app.now())
+        ui.app.after_change()  # version 2 on the screen at 100.2
+        assert panel.shown == [(100.0, 0), (100.0, 1), (100.2, 2)]
+        assert panel.reaction_version(100.25) == 1
+        assert panel.reaction_version(100.2 + MIN_REACTION) == 2
+        assert panel.reaction_version(99.0) == 0  # nothing that old: the first pile shown
+
+
+def test_bots_never_slap_sooner_than_a_reaction_time_after_the_pile_appeared() -> None:
+    state = doubles_on_the_table()
+    for spec in (
+        "heuristic:reaction_ms=0,spread_ms=0,miss=0",
+        "heuristic:reaction_ms=30,spread_ms=40,miss=0",
+    ):
+        for seed in range(20):
+            bot = make_bot(state.game, spec, seed=seed)
+            assert isinstance(bot, ReflexBot)
+            bot.new_game(1)
+            reaction = bot.react(SeatView(state, 1, now=5.0))
+            assert reaction is not None and str(reaction.action) == "slap@2"
+            assert reaction.delay >= MIN_REACTION
 
 
 async def test_challenge_shown_and_a_fast_bot_slap_beats_your_collect(

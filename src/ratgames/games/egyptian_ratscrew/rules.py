@@ -73,6 +73,8 @@ _VALUE = (
     _NO_VALUE,
 )
 _CHANCES = (*(_FACE_CHANCES.get(c >> 2, 0) for c in range(52)), 0, 0)
+_FACES = bytes(_CHANCES[i & 63] if i & 63 < 54 else 0 for i in range(256))
+"""A stack entry's chances (0 for a number card): without slaps nothing else matters."""
 _TEXT = tuple(_cards.card_text(c) for c in range(54))
 _SEEN_TEXT = tuple(_TEXT[c - KNOWN] if KNOWN <= c < KNOWN + 54 else None for c in range(128))
 """A stack entry's notation if its identity is public, else None."""
@@ -1127,9 +1129,13 @@ class RatscrewState(State[RatscrewAction]):
 
     def _remember_position(self) -> bool:
         """After a pile is taken: end the game as a cycle if this position was seen before and
-        nobody slapped since (from here the game would repeat for ever).  Returns True if the
-        game ended."""
-        key = bytes((self.turn,)) + _SEP.join(bytes(s).translate(_STRIP) for s in self.stacks)
+        nobody slapped since (from here the game would repeat for ever).  Without slaps a
+        position is the face cards' places (number cards are alike).  Returns True if the game
+        ended."""
+        # Without slaps only the face cards decide how play goes on, so a position is the same
+        # as soon as the face cards are back in their places (number cards may differ).
+        table = _STRIP if self.game.slaps else _FACES
+        key = bytes((self.turn,)) + _SEP.join(bytes(s).translate(table) for s in self.stacks)
         seen = self.history.get(key)
         if seen is not None and seen == self.disrupt:
             self.cycle = True
