@@ -9,8 +9,10 @@ import pytest
 import ratgames
 from ratgames.core.bots import SeatView, make_bot
 from ratgames.core.errors import OptionError
+from ratgames.core.game import State
 from ratgames.core.runner import play_game
 from ratgames.games.rat_a_tat_cat.bots import HeuristicBot
+from ratgames.games.rat_a_tat_cat.rules import RatState
 
 
 def test_heuristic_parameters_are_validated() -> None:
@@ -137,9 +139,10 @@ def test_the_opponent_model_reads_bounds_from_the_moves() -> None:
 def test_the_opponent_models_bounds_follow_swapped_cards() -> None:
     from ratgames.games.rat_a_tat_cat.bots import KeptCards
 
-    events = [
-        {"round": 1, "kind": "replace", "seat": 1, "slot": 2, "discarded": "9", "placed": None},
-        {"round": 1, "kind": "swap", "seat": 1, "slot": 2, "other": 1, "other_slot": 3},
+    events: list[dict[str, object]] = [
+        {"kind": "deal", "round": 1, "dealer": 1, "first_discard": "5"},
+        {"kind": "replace", "seat": 1, "slot": 2, "discarded": "9", "placed": None},
+        {"kind": "swap", "seat": 1, "slot": 2, "other": 1, "other_slot": 3},
     ]
     slots: list[list[str | None]] = [["1", None, None, "2"], [None, None, None, None]]
     obs = {"round": 1, "events": events, "slots": slots}
@@ -147,8 +150,13 @@ def test_the_opponent_models_bounds_follow_swapped_cards() -> None:
     # The kept card (below the 9 it replaced) moved from slot 2 to slot 3; seat 2's outer
     # cards (slots 1 and 4), at most the 9 thrown out as its worst, stayed.
     assert bounds == {6: 8, 4: 9, 7: 9} and kept == {6}
+    # The list may start inside the round: what it holds is this round's.
+    obs["events"] = events[1:]
+    assert KeptCards._bounds(obs, 0, swap_look=True) == (bounds, kept)
     # An earlier round's moves say nothing about this round's cards.
-    obs["round"] = 2
+    events.append({"kind": "round", "round": 1, "low": 3})
+    events.append({"kind": "deal", "round": 2, "dealer": 0, "first_discard": "4"})
+    obs = {"round": 2, "events": events, "slots": slots}
     assert KeptCards._bounds(obs, 0, swap_look=True) == ({}, set())
 
 
@@ -159,13 +167,23 @@ def test_search_samples_follow_the_model_and_only_the_seats_view() -> None:
     state = _kept_card_table()
     view = SeatView(state, 0)
     model = KeptCards(view)
-    modelled = [model(Rng(i)).hands[7] for i in range(400)]
-    uniform = [view.sample_consistent(Rng(i)).hands[7] for i in range(400)]
+    modelled = [_slot(model(Rng(i)), 1, 3) for i in range(400)]
+    uniform = [_slot(view.sample_consistent(Rng(i)), 1, 3) for i in range(400)]
     low = sum(c <= 5 for c in modelled) / 400  # a number card up to 5
     assert low > 0.8 > sum(c <= 5 for c in uniform) / 400 + 0.2
     # A state seat 1 cannot tell from this one gives the very same samples.
     twin = state.sample_consistent(0, Rng(77))
-    assert twin.hands != state.hands
+    assert _row(twin) != _row(state)
     twin_model = KeptCards(SeatView(twin, 0))
     for i in range(20):
-        assert model(Rng(i)).hands == twin_model(Rng(i)).hands
+        assert _row(model(Rng(i))) == _row(twin_model(Rng(i)))
+
+
+def _slot(state: State, seat: int, slot: int) -> int:
+    assert isinstance(state, RatState)
+    return state.card_in(seat, slot)
+
+
+def _row(state: State) -> list[int]:
+    """Every slot's card at the table."""
+    return [_slot(state, s, i) for s in range(state.game.players) for i in range(4)]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from tests.games.rat_a_tat_cat.helpers import legal, make_deal, play, start, texts
 
 import ratgames
 from ratgames.core.errors import IllegalAction, RatgamesError
@@ -14,52 +14,9 @@ from ratgames.core.rng import Rng
 from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK, RatATatCat, RatState
 
 
-def make_deal(
-    hands: Sequence[Sequence[str]],
-    draw: Sequence[str] = (),
-    discard: Sequence[str] = ("5",),
-) -> dict[str, Any]:
-    """A deal with the given rows, the given top of the draw pile (top first) and discard pile;
-    every other card goes below in the draw pile, number cards first then power cards."""
-    used = Counter([c for row in hands for c in row] + list(draw) + list(discard))
-    rest = Counter(CARD_TEXT[c] for c in DECK) - used
-    order = {t: i for i, t in enumerate(CARD_TEXT)}
-    tail = sorted(rest.elements(), key=lambda t: order[t])
-    return {"hands": [list(r) for r in hands], "draw": list(draw) + tail, "discard": list(discard)}
-
-
-def start(
-    hands: Sequence[Sequence[str]],
-    draw: Sequence[str] = (),
-    discard: Sequence[str] = ("5",),
-    **options: Any,
-) -> RatState:
-    """A game started from a scripted deal (one round unless a mode is given)."""
-    options.setdefault("mode", "round")
-    game = ratgames.get_game("rat-a-tat-cat", players=len(hands), options=options)
-    state = game.new_state(seed=1, deal=make_deal(hands, draw, discard))
-    assert isinstance(state, RatState)
-    return state
-
-
-def play(state: RatState, *moves: str) -> None:
-    """Apply moves written as 'seat:action' with seats counted from 1."""
-    for move in moves:
-        seat, _, action = move.partition(":")
-        state.apply(int(seat) - 1, action)
-
-
 @pytest.fixture
 def two() -> RatState:
     return start([["1", "7", "8", "2"], ["3", "9", "9", "4"]], draw=["0", "6", "2"])
-
-
-def legal(state: RatState) -> list[str]:
-    return [str(a) for a in state.legal_actions(state.seats_to_act()[0])]
-
-
-def texts(state: RatState, seat: int = 0) -> list[str]:
-    return [e["text"] for e in state.observation(seat)["events"]]
 
 
 # --- the deck and the deal ------------------------------------------------------------------------
@@ -323,12 +280,77 @@ def test_an_empty_draw_pile_is_refilled_from_the_discard_pile_but_its_top() -> N
     assert sorted(state.cards()) == list(DECK)
 
 
-def test_the_turn_cap_ends_a_round_as_if_the_last_player_had_knocked() -> None:
-    state = start([["1", "2", "3", "4"], ["4", "3", "2", "1"]], draw=["9"] * 4, turn_cap=3)
+def test_the_turn_cap_counts_as_a_knock_and_the_others_still_have_their_last_turn() -> None:
+    """Defect 5 of issue 13: the cap ended the round at once, without the others' last turns."""
+    state = start(
+        [["1", "2", "3", "4"], ["4", "3", "2", "1"], ["5", "5", "6", "6"]],
+        draw=["9"] * 6,
+        turn_cap=4,
+    )
     play(state, "1:draw", "1:discard", "1:end", "2:draw", "2:discard", "2:end")
-    play(state, "1:draw", "1:discard", "1:end")
+    play(state, "3:draw", "3:discard", "3:end")
+    # Turn 4 reaches the cap; its player may still knock, or end the turn.
+    play(state, "1:draw", "1:discard")
+    assert legal(state) == ["knock", "end"]
+    play(state, "1:end")
+    assert not state.is_over() and state.seats_to_act() == [1]
+    obs = state.observation(1)
+    assert obs["closer"] == 0 and obs["knocker"] is None
+    assert texts(state)[-1] == (
+        "The round reached its turn cap (4 turns) and nobody knocked: as if Seat 1 had "
+        "knocked, everyone else has one more turn"
+    )
+    # The others play their last turns, with no knock offered, then the round ends.
+    play(state, "2:draw", "2:discard")
+    assert state.seats_to_act() == [2]
+    play(state, "3:take", "3:replace 1")  # the 9 seat 2 threw away, for a 5
+    assert state.is_over()
     outcome = state.outcome()
-    assert outcome is not None and outcome.details["cap_fired"] == 1 and outcome.capped
+    assert outcome is not None and outcome.capped
+    assert outcome.details["cap_fired"] == 1 and outcome.details["knocks"] == 0
+    assert outcome.details["length"] == 6
+    assert outcome.points == (10.0, 10.0, 26.0)
+    result = state.observation(0)["results"][-1]
+    assert result["knocker"] is None and result["capped"] is True
+
+
+def test_a_knock_on_the_capped_turn_is_a_knock_and_the_others_play_on() -> None:
+    state = start([["1", "2", "3", "4"], ["4", "3", "2", "0"]], draw=["9"] * 4, turn_cap=2)
+    play(state, "1:draw", "1:discard", "1:end", "2:draw", "2:discard")
+    assert legal(state) == ["knock", "end"]
+    play(state, "2:knock")
+    assert not state.is_over() and state.seats_to_act() == [0]
+    play(state, "1:draw", "1:discard")
+    outcome = state.outcome()
+    assert outcome is not None and not outcome.capped
+    assert outcome.details["cap_fired"] == 0 and outcome.details["knocks"] == 1
+    assert outcome.details["knocker_won"] == 1 and outcome.winners == (1,)
+    assert state.observation(0)["results"][-1]["knocker"] == 1
+
+
+def test_a_turn_cap_of_one_caps_the_first_turn() -> None:
+    state = start([["1", "2", "3", "4"], ["4", "3", "2", "1"]], draw=["9"] * 4, turn_cap=1)
+    play(state, "1:draw", "1:discard", "1:end")
+    assert state.seats_to_act() == [1]
+    play(state, "2:draw", "2:discard")
+    outcome = state.outcome()
+    assert outcome is not None and outcome.details["cap_fired"] == 1
+    assert outcome.details["length"] == 2
+
+
+def test_the_cap_of_each_round_fires_in_a_longer_game() -> None:
+    state = start([["1", "2", "3", "4"], ["4", "3", "2", "1"]], mode="rounds=3", turn_cap=3)
+    while not state.is_over():
+        seat = state.seats_to_act()[0]
+        acts = legal(state)
+        choice = next((a for a in ("end", "noswap", "peek 1", "discard") if a in acts), "draw")
+        state.apply(seat, choice)
+    outcome = state.outcome()
+    assert outcome is not None
+    assert outcome.details["cap_fired"] == 3 and outcome.details["knocks"] == 0
+    # Three capped turns and one last turn in every round.
+    assert outcome.details["length"] == 3 * 4
+    assert [r["capped"] for r in state.observation(0)["results"]] == [True] * 3
 
 
 # --- the whole game -------------------------------------------------------------------------------

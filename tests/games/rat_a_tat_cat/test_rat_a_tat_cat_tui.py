@@ -97,5 +97,7 @@ def test_others_moves_are_described_with_you() -> None:
     app = PlayApp(game, [None, None, None], seed=1)
     panel = app.panel
     assert isinstance(panel, Panel)
-    event = {"n": 1, "round": 1, "kind": "swap", "seat": 1, "slot": 3, "other": 0, "other_slot": 1}
+    event = {"kind": "swap", "seat": 1, "slot": 3, "other": 0, "other_slot": 1}
     assert panel.describe(event) == "Seat 2 swapped its slot 3 with your slot 1"
+    event = {"kind": "swap", "seat": 0, "slot": 2, "other": 2, "other_slot": 4}
+    assert panel.describe(event) == "You swapped your slot 2 with Seat 3's slot 4"

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, TypeVar
 
-from ratgames.core.bots import Bot, SeatView, register_belief, register_bot
-from ratgames.core.game import Action, State
+from ratgames.core.bots import Bot, SeatView, bot_params_from, register_belief, register_bot
+from ratgames.core.game import Action, Game, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
@@ -48,6 +48,15 @@ for _c in DECK:
 Slot = tuple[int, int]
 _K = TypeVar("_K")
 _V = TypeVar("_V")
+
+
+def _round_start(events: list[dict[str, Any]]) -> int:
+    """Where the events of the round in progress start in an observation's list of events:
+    at its last deal (the list may begin inside the round, then all of it is this round's)."""
+    for i in range(len(events) - 1, -1, -1):
+        if events[i]["kind"] == "deal":
+            return i
+    return 0
 
 
 def _swap_places(table: dict[_K, _V], x: _K, y: _K) -> None:
@@ -87,22 +96,22 @@ class HeuristicBot(Bot):
         ),
     )
 
-    def __init__(self, game: Any, seed: int = 0, **params: Any) -> None:
+    def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
         super().__init__(game, seed, **params)
-        full = {p.name: params.get(p.name, p.default) for p in self.params}
+        full = bot_params_from(type(self), params)
         self.memory = float(full["memory"])
         self.knock = float(full["knock"])
         self.margin = float(full["margin"])
         self.seat = 0
         self._round = -1
-        self._last_event = 0
+        self._next_event = 0
         self._mem: dict[Slot, str] = {}
         self._forgot: dict[Slot, str] = {}
 
     def new_game(self, seat: int) -> None:
         self.seat = seat
         self._round = -1
-        self._last_event = 0
+        self._next_event = 0
         self._mem = {}
         self._forgot = {}
 
@@ -122,9 +131,12 @@ class HeuristicBot(Bot):
             self._round = obs["round"]
             self._mem = {}
             self._forgot = {}
-        for event in obs["events"]:
-            if event["n"] <= self._last_event or event["round"] != self._round:
+        events = obs["events"]
+        start = obs["events_start"]
+        for i in range(_round_start(events), len(events)):
+            if start + i < self._next_event:
                 continue
+            event = events[i]
             kind = event["kind"]
             if kind == "swap":
                 x: Slot = (event["seat"], event["slot"] - 1)
@@ -135,8 +147,7 @@ class HeuristicBot(Bot):
                 place: Slot = (event["seat"], event["slot"] - 1)
                 self._mem.pop(place, None)
                 self._forgot.pop(place, None)
-        if obs["events"]:
-            self._last_event = max(self._last_event, obs["events"][-1]["n"])
+        self._next_event = max(self._next_event, start + len(events))
         for o, row in enumerate(slots):
             for i, card in enumerate(row):
                 place = (o, i)
@@ -308,7 +319,6 @@ class KeptCards:
     def _bounds(obs: dict[str, Any], me: int, swap_look: bool) -> tuple[dict[int, int], set[int]]:
         """The upper bound of each hidden card (by place: seat * 4 + slot) that the round's
         moves tell about, and the places that hold a card kept from the draw pile."""
-        rnd = obs["round"]
         players = len(obs["slots"])
         bound: dict[int, int] = {}
         kept: set[int] = set()
@@ -320,11 +330,10 @@ class KeptCards:
             if value < bound.get(place, 99):
                 bound[place] = value
 
-        for event in obs["events"]:
-            if event["round"] != rnd:
-                continue
+        events = obs["events"]
+        for event in events[_round_start(events) :]:
             kind = event["kind"]
-            seat = event["seat"]
+            seat = event.get("seat")
             if kind == "replace":
                 place = seat * SLOTS + event["slot"] - 1
                 old = int(_VALUE[event["discarded"]])

@@ -1,10 +1,96 @@
-"""A plain-text picture of a Rat-a-Tat Cat observation or spectator view."""
+"""Rat-a-Tat Cat in words: events as sentences and a plain-text picture of a view."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ratgames.core.game import Game
+
+from .rules import CARD_NAME, CARD_TEXT
+
+_NAME = dict(zip(CARD_TEXT, CARD_NAME, strict=True))
+
+
+def _a(card: str) -> str:
+    return ("an " if card == "8" else "a ") + card
+
+
+def describe_event(game: Game, event: Mapping[str, Any], viewer: int | None = None) -> str:
+    """One event (its JSON form) as a sentence, as seat ``viewer`` sees it ("You ..." for its
+    own moves; None for a spectator).
+
+    >>> from ratgames.games.rat_a_tat_cat.rules import RatATatCat
+    >>> describe_event(RatATatCat(players=2), {"kind": "peek", "seat": 1, "slot": 3}, viewer=1)
+    'You peeked at your slot 3'
+    """
+    kind = event["kind"]
+    seat = event.get("seat")
+
+    def who(s: int) -> str:
+        return "You" if s == viewer else game.seat_name(s)
+
+    def whose(s: int) -> str:
+        return "your" if s == viewer else f"{game.seat_name(s)}'s"
+
+    you = seat is not None and seat == viewer
+    name = who(seat) if seat is not None else ""
+    its = "your" if you else "its"
+    if kind == "deal":
+        dealer = event["dealer"]
+        return (
+            f"Round {event['round']}: {who(dealer)} dealt; the discard pile starts with "
+            f"{event['first_discard']}"
+        )
+    if kind == "draw":
+        return f"{name} drew a card from the draw pile"
+    if kind == "power":
+        return f"{name} drew {_NAME[event['card']]} and discarded it to use its power"
+    if kind == "take":
+        return f"{name} took the {event['card']} from the discard pile"
+    if kind == "replace":
+        placed = event["placed"]
+        what = f"the {placed}" if placed is not None else "the card"
+        return (
+            f"{name} put {what} in slot {event['slot']} and discarded the "
+            f"{event['discarded']} from there"
+        )
+    if kind == "discard":
+        return f"{name} discarded the {event['card']} drawn"
+    if kind == "pass":
+        return f"{name} passed on the {_NAME[event['card']]} to draw again"
+    if kind == "peek":
+        return f"{name} peeked at {its} slot {event['slot']}"
+    if kind == "swap":
+        other = event["other"]
+        return (
+            f"{name} swapped {its} slot {event['slot']} with {whose(other)} slot "
+            f"{event['other_slot']}"
+        )
+    if kind == "noswap":
+        return f"{name} chose not to swap"
+    if kind == "knock":
+        return f"{name} knocked: Rat-a-Tat Cat! Everyone else has one more turn"
+    if kind == "reshuffle":
+        return f"The discard pile was shuffled into a new draw pile of {len(event['cards'])} cards"
+    if kind == "cap":
+        return (
+            f"The round reached its turn cap ({event['turns']} turns) and nobody knocked: as if "
+            f"{'you' if you else game.seat_name(event['seat'])} had knocked, everyone else has "
+            "one more turn"
+        )
+    if kind == "fix":
+        owner = "Your" if you else whose(event["seat"])
+        return (
+            f"{owner} {_NAME[event['card']]} in slot {event['slot']} was replaced by "
+            f"{_a(event['replacement'])}"
+        )
+    if kind == "round":
+        return f"Round {event['round']} is over; the lowest sum is {event['low']}"
+    if kind == "out":
+        verb = "are" if you else "is"
+        return f"{name} {verb} out of the game with {event['total']} points"
+    return f"({kind})"
 
 
 def card_box(card: str | None, face_up: bool = False) -> str:
@@ -22,8 +108,11 @@ def render(game: Game, view: dict[str, Any], *, events: int = 8) -> str:
     whose = "game over" if turn is None else f"{game.seat_name(turn)} to play ({view['phase']})"
     head = f"Rat-a-Tat Cat, round {view['round']} ({game.seat_name(view['dealer'])} dealt): {whose}"
     lines.append(head)
-    if view["knocker"] is not None and turn is not None:
-        lines.append(f"{game.seat_name(view['knocker'])} knocked: this is the last turn round.")
+    if turn is not None:
+        if view["knocker"] is not None:
+            lines.append(f"{game.seat_name(view['knocker'])} knocked: this is the last turn round.")
+        elif view.get("closer") is not None:
+            lines.append("The turn cap was reached: this is the last turn round.")
     discard = view["discard"]
     under = f" (under it: {' '.join(discard[1:6])}{' ...' if len(discard) > 6 else ''})"
     lines.append(
@@ -55,7 +144,7 @@ def render(game: Game, view: dict[str, Any], *, events: int = 8) -> str:
     recent = view["events"][-events:] if events else []
     if recent:
         lines.append("Recent:")
-        lines.extend(f"  {e['text']}" for e in recent)
+        lines.extend(f"  {describe_event(game, e, seat)}" for e in recent)
     outcome = view.get("outcome")
     if outcome is not None:
         winners = ", ".join(game.seat_name(w) for w in outcome["winners"])

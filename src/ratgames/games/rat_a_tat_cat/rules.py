@@ -7,6 +7,11 @@ everyone knows, the spectator's row) holds, for every slot at the table, the car
 seen there or ``-1``.  Knowledge follows the cards through public moves (swaps), and is forgotten
 when a card the row did not see replaces the one it knew.
 
+Where a hidden card came from is public too, and :meth:`RatState.sample_consistent` keeps it:
+every slot has an ``origin``, the *pool* its card came from (0 for the deal, ``k`` for the
+``k``-th reshuffle of the round, whose cards everybody saw in the discard pile) and whether it
+was kept from the draw pile (then it is a number card: a power card drawn is shown and used).
+
 Action notation (slots and seats are numbered from 1 for people):
 
 * ``draw``: the top card of the draw pile;  ``take``: the top card of the discard pile.
@@ -19,13 +24,40 @@ Action notation (slots and seats are numbered from 1 for people):
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any, ClassVar, NamedTuple
 
-from ratgames.core.errors import DealError, IllegalAction, OptionError, RatgamesError
+from ratgames.core.errors import (
+    DealError,
+    IllegalAction,
+    InvalidNotation,
+    OptionError,
+    RatgamesError,
+)
+from ratgames.core.events import Event, event_json
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
+
+from .events import (
+    Capped,
+    Dealt,
+    Discarded,
+    Drew,
+    Fixed,
+    Knocked,
+    NoSwap,
+    Passed,
+    Peeked,
+    PowerDrawn,
+    Replaced,
+    Reshuffled,
+    RoundOver,
+    Swapped,
+    Took,
+    WentOut,
+)
 
 # --- cards ----------------------------------------------------------------------------------------
 
@@ -39,24 +71,28 @@ DECK: tuple[int, ...] = tuple(
     sorted([n for n in range(9) for _ in range(4)] + [9] * 9 + [PEEK, SWAP, DRAW2] * 3)
 )
 SLOTS = 4
+CARDS_ALLOWED = "0-9, PEEK, SWAP and DRAW2"
 
 
 def card_text(card: int) -> str:
     """The notation of a card: ``0``..``9``, ``PEEK``, ``SWAP``, ``DRAW2``."""
-    if not 0 <= card <= DRAW2:
+    if card.__class__ is not int or not 0 <= card <= DRAW2:
         raise RatgamesError(f"no such Rat-a-Tat Cat card: {card!r}")
     return CARD_TEXT[card]
 
 
+def _card_or_none(text: object) -> int | None:
+    if isinstance(text, str):
+        return _CARD_PARSE.get(" ".join(text.split()).upper())
+    return None
+
+
 def parse_card(text: str) -> int:
     """The card written as ``text`` (case is forgiven; ``DRAW 2`` is read as ``DRAW2``)."""
-    if isinstance(text, str):
-        card = _CARD_PARSE.get(" ".join(text.split()).upper())
-        if card is not None:
-            return card
-    raise RatgamesError(
-        f"{text!r} is not a Rat-a-Tat Cat card; the cards are 0-9, PEEK, SWAP and DRAW2"
-    )
+    card = _card_or_none(text)
+    if card is None:
+        raise RatgamesError(f"{text!r} is not a Rat-a-Tat Cat card; the cards are {CARDS_ALLOWED}")
+    return card
 
 
 # --- actions --------------------------------------------------------------------------------------
@@ -65,7 +101,11 @@ K_DRAW, K_TAKE, K_REPLACE, K_DISCARD, K_PEEK, K_SWAP, K_NOSWAP, K_KNOCK, K_END =
 
 
 class Act(NamedTuple):
-    """An action: its kind and up to three numbers (slots and a seat, counted from 0)."""
+    """An action: its kind and up to three numbers (slots and a seat, counted from 0).
+
+    Only the actions the game lists (``RatATatCat.action_space()``), with every field an
+    ``int``, are actions of the game; any other ``Act`` is refused as :class:`InvalidNotation`.
+    """
 
     kind: int
     a: int = 0
@@ -73,14 +113,20 @@ class Act(NamedTuple):
     b: int = 0
 
     def __str__(self) -> str:
-        k = self.kind
-        if k == K_REPLACE:
-            return f"replace {self.a + 1}"
-        if k == K_PEEK:
-            return f"peek {self.a + 1}"
-        if k == K_SWAP:
-            return f"swap {self.a + 1} {self.p + 1}:{self.b + 1}"
-        return _SIMPLE_TEXT[k]
+        if _canonical(self) is None:
+            return repr(self)
+        return _text(self)
+
+
+def _text(action: Act) -> str:
+    k = action.kind
+    if k == K_REPLACE:
+        return f"replace {action.a + 1}"
+    if k == K_PEEK:
+        return f"peek {action.a + 1}"
+    if k == K_SWAP:
+        return f"swap {action.a + 1} {action.p + 1}:{action.b + 1}"
+    return _SIMPLE_TEXT[k]
 
 
 _SIMPLE_TEXT = {
@@ -106,13 +152,28 @@ SWAPS = {
     for p in range(MAX_PLAYERS)
     for b in range(SLOTS)
 }
-_ACTION_BY_TEXT: dict[str, Act] = {
-    str(a): a for a in (DRAW, TAKE, DISCARD, NOSWAP, KNOCK, END, *REPLACE, *PEEKS, *SWAPS.values())
+_ALL_ACTIONS: dict[Act, Act] = {
+    a: a for a in (DRAW, TAKE, DISCARD, NOSWAP, KNOCK, END, *REPLACE, *PEEKS, *SWAPS.values())
 }
+_ACTION_BY_TEXT: dict[str, Act] = {_text(a): a for a in _ALL_ACTIONS}
 ACTION_FORMS = (
     "draw, take, replace N, discard, peek N, swap N P:M, noswap, knock, end "
     "(N and M are slots 1-4, P a seat number)"
 )
+
+
+def _canonical(action: object) -> Act | None:
+    """The game's own action equal to ``action``, or None if ``action`` is not one of them with
+    every field an ``int`` (``True`` is not ``1`` and ``1.0`` is not ``1`` here)."""
+    if action.__class__ is not Act:
+        return None
+    k, a, p, b = action
+    if k.__class__ is not int or a.__class__ is not int:
+        return None
+    if p.__class__ is not int or b.__class__ is not int:
+        return None
+    return _ALL_ACTIONS.get(action)
+
 
 # phases of a turn
 START, HOLD, TAKEN, PEEKING, SWAPPING, MUST_DRAW, KNOCKING, OVER = range(8)
@@ -132,7 +193,7 @@ _KNOCK_SET = frozenset(_KNOCK_ACTS)
 
 MODE_ALLOWED = "round, rounds=N, minutes=N or elimination=N (N a whole number of at least 1)"
 SECONDS_PER_TURN = 10.0
-"""The clock of ``mode=minutes=N`` when actions carry no times (simulations)."""
+"""The clock of ``mode=minutes=N`` for a turn whose last action carries no time."""
 
 
 def _parse_mode(value: Any) -> str:
@@ -197,7 +258,8 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "turn_cap",
         200,
-        "Safety cap: a round ends after this many turns as if the last player had knocked.",
+        "Safety cap: the turn that reaches this many turns in a round counts as a knock if its "
+        "player does not knock; the others still have their last turn.",
         minimum=1,
         maximum=100_000,
     ),
@@ -265,18 +327,44 @@ class RatATatCat(Game):
 
     def parse_action(self, text: str) -> Act:
         if not isinstance(text, str):
-            raise IllegalAction(f"an action is written as text ({ACTION_FORMS}), not {text!r}")
+            raise InvalidNotation(f"an action is written as text ({ACTION_FORMS}), not {text!r}")
         key = " ".join(text.split()).lower()
         action = _ACTION_BY_TEXT.get(key)
         if action is None:
             shown = text if len(text) <= 40 else text[:40] + "..."
-            raise IllegalAction(f"{shown!r} is not an action; the actions are {ACTION_FORMS}")
+            raise InvalidNotation(f"{shown!r} is not an action; the actions are {ACTION_FORMS}")
         if action.kind == K_SWAP and action.p >= self.players:
-            raise IllegalAction(
-                f"there is no seat {action.p + 1} in a {self.players}-player game; "
-                f"seats are 1 to {self.players}"
-            )
+            raise InvalidNotation(self._no_seat(action.p))
         return action
+
+    def _no_seat(self, p: int) -> str:
+        return (
+            f"there is no seat {p + 1} in a {self.players}-player game; "
+            f"seats are 1 to {self.players}"
+        )
+
+    def own_action(self, action: object) -> Act | None:
+        """The game's action equal to ``action`` (an :class:`Act` whose fields are all ``int``
+        and name an action of this game), or None."""
+        act = _canonical(action)
+        if act is None or (act.kind == K_SWAP and act.p >= self.players):
+            return None
+        return act
+
+    def not_an_action(self, action: object) -> str:
+        """Why ``action`` (for which :meth:`own_action` gave None) is not an action of the game."""
+        if action.__class__ is Act:
+            act = _canonical(action)
+            if act is not None:  # a swap with a seat the game does not have
+                return self._no_seat(act.p)
+            return (
+                f"{action!r} is not an action of the game: an Act's kind and numbers are whole "
+                f"numbers (int) naming one of {ACTION_FORMS}, counted from 0"
+            )
+        return (
+            f"{action!r} is not a Rat-a-Tat Cat action; the actions are {ACTION_FORMS} "
+            "(as text, or as an Act)"
+        )
 
     def action_space(self) -> list[Act]:
         """Every action this game can ever offer."""
@@ -300,28 +388,58 @@ class RatATatCat(Game):
         state.deal0 = state._deal_json()
         return state
 
+    def _read_cards(self, value: object, where: str) -> list[int]:
+        if not isinstance(value, list | tuple):
+            raise DealError(f"{where} must be a list of cards ({CARDS_ALLOWED}), not {value!r}")
+        out = []
+        for i, text in enumerate(value):
+            card = _card_or_none(text)
+            if card is None:
+                raise DealError(
+                    f"card {i + 1} of {where} is {text!r}, not a card; the cards are "
+                    f"{CARDS_ALLOWED} (as text)"
+                )
+            out.append(card)
+        return out
+
     def _read_deal(self, deal: Mapping[str, Any]) -> tuple[list[int], list[int], list[int]]:
-        if not isinstance(deal, Mapping):
-            raise DealError("a deal is an object with 'hands', 'draw' and 'discard'")
-        extra = set(deal) - {"hands", "draw", "discard"}
+        keys = ("hands", "draw", "discard")
+        extra = sorted(repr(k) for k in deal if k not in keys)
         if extra:
-            raise DealError(f"a deal has only 'hands', 'draw' and 'discard', not {sorted(extra)!r}")
-        hands_in, draw_in, discard_in = deal.get("hands"), deal.get("draw"), deal.get("discard")
-        if not isinstance(hands_in, list) or len(hands_in) != self.players:
+            raise DealError(
+                f"a deal has only 'hands', 'draw' and 'discard', not {', '.join(extra)}"
+            )
+        missing = [k for k in keys if k not in deal]
+        if missing:
+            raise DealError(
+                f"the deal has no {' or '.join(repr(k) for k in missing)}: a deal is "
+                '{"hands": [4 cards per seat], "draw": [top first], "discard": [top first]}'
+            )
+        hands_in = deal["hands"]
+        if not isinstance(hands_in, list | tuple) or len(hands_in) != self.players:
             raise DealError(f"the deal's 'hands' must list {self.players} rows of 4 cards")
         hands: list[int] = []
         for s, row in enumerate(hands_in):
-            if not isinstance(row, list) or len(row) != SLOTS:
-                raise DealError(f"the deal's hand of seat {s + 1} must have 4 cards")
-            hands.extend(parse_card(c) for c in row)
-        if not isinstance(draw_in, list) or not isinstance(discard_in, list):
-            raise DealError("the deal's 'draw' and 'discard' must be lists (top card first)")
-        draw = [parse_card(c) for c in reversed(draw_in)]
-        discard = [parse_card(c) for c in reversed(discard_in)]
-        if sorted(hands + draw + discard) != list(DECK):
+            cards = self._read_cards(row, f"the hand of seat {s + 1}")
+            if len(cards) != SLOTS:
+                raise DealError(
+                    f"the deal's hand of seat {s + 1} must have 4 cards, not {len(cards)}"
+                )
+            hands.extend(cards)
+        draw = self._read_cards(deal["draw"], "the deal's 'draw' pile")
+        discard = self._read_cards(deal["discard"], "the deal's 'discard' pile")
+        draw.reverse()  # the top of a pile is its last element
+        discard.reverse()
+        have = Counter(hands + draw + discard)
+        if have != Counter(DECK):
+            wrong = []
+            for card in range(DRAW2 + 1):
+                n, want = have[card], DECK.count(card)
+                if n != want:
+                    wrong.append(f"{CARD_TEXT[card]} {n} times (not {want})")
             raise DealError(
                 "the deal does not hold exactly the 54 cards (0-8 four times, 9 nine times, "
-                "PEEK, SWAP and DRAW2 three times each)"
+                f"PEEK, SWAP and DRAW2 three times each): it has {', '.join(wrong)}"
             )
         if not discard or discard[-1] >= PEEK:
             raise DealError("the deal's discard pile must start with a number card on top")
@@ -385,15 +503,17 @@ drawing from the draw pile until a number card comes (players in turn order from
 dealer, slots 1 to 4; the power cards go to the discard pile).  The lowest sum wins the round;
 equal lowest sums share the win.
 
-For safety in simulations, a round that reaches `turn_cap` turns ends at once as if the last
-player had knocked; how often that happened is reported (`cap_fired`).
+For safety in simulations a round has a turn cap (`turn_cap`).  The turn that reaches it is
+played as usual, and its player may still knock.  If nobody has knocked by the end of that turn,
+the cap counts as that player's knock: every other player has one more turn, then the round
+ends.  How often the cap ended a round is reported (`cap_fired`).
 
 ## Ending the game: `mode`
 * `round`: one round; the points are the round's sums.
 * `rounds=N`: N rounds; the lowest total wins.
 * `minutes=N`: rounds are played until N minutes have passed; the round in progress is finished
-  and the lowest total wins.  The clock is the time of the latest action; when actions carry no
-  times (simulations), every turn counts as 10 seconds.
+  and the lowest total wins.  The clock is the time of the latest action (the time given with
+  it); a turn whose last action carries no time (simulations) counts as 10 seconds.
 * `elimination=N` (the default, `elimination=100`): totals are kept; a player whose total
   reaches N is out of the game and is no longer dealt in.  The last player in wins.  If everyone
   still in reaches N in the same round, the lowest total among them wins.  Players who go out
@@ -418,7 +538,7 @@ total winning.
 * `mode` (default `elimination=100`): how the game ends, see above.
 * `memory_aid` (default `false`): the terminal keeps showing every card you have seen.  Without
   it a card is shown only while you look at it, as at the table; the rules do not change.
-* `turn_cap` (default `200`): safety cap on turns in one round.
+* `turn_cap` (default `200`): safety cap on turns in one round, see above.
 * `round_cap` (default `200`): safety cap on rounds in one game.
 
 ## Notation
@@ -428,16 +548,66 @@ slots N and M from 1 to 4 and seats P from 1.  Cards: `0`-`9`, `PEEK`, `SWAP`, `
 """
 
 
+# --- results --------------------------------------------------------------------------------------
+
+
+class RoundResult(NamedTuple):
+    """One finished round: every row face up, the sums, the winners and the totals after it."""
+
+    round: int
+    dealer: int
+    hands: tuple[int, ...]
+    """Every slot's card after power cards were replaced (slot ``i`` of seat ``s`` at
+    ``s * 4 + i``; ``-1`` for a seat out of the game)."""
+    sums: tuple[int, ...]
+    """Each seat's sum (0 for a seat out of the game)."""
+    winners: tuple[int, ...]
+    knocker: int | None
+    """The seat that knocked, or None (the turn cap ended the round)."""
+    capped: bool
+    """True when the turn cap, not a knock, ended the round."""
+    totals: tuple[int, ...]
+    """Each seat's total after the round."""
+    active: tuple[bool, ...]
+    """Which seats were dealt in."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The round as JSON (rows and sums of seats not dealt in are None)."""
+        players = len(self.sums)
+        return {
+            "round": self.round,
+            "dealer": self.dealer,
+            "hands": [
+                [CARD_TEXT[c] for c in self.hands[s * SLOTS : s * SLOTS + SLOTS]]
+                if self.active[s]
+                else None
+                for s in range(players)
+            ],
+            "sums": [self.sums[s] if self.active[s] else None for s in range(players)],
+            "winners": list(self.winners),
+            "knocker": self.knocker,
+            "capped": self.capped,
+            "totals": list(self.totals),
+        }
+
+
+EVENTS_SHOWN = 60
+"""How many of the latest events an observation lists."""
+
+_RawEvent = tuple[type[Event], tuple[Any, ...]]
+
+
 # --- the state ------------------------------------------------------------------------------------
 
 
-class RatState(State):
+class RatState(State[Act]):
     """One moment of a game of Rat-a-Tat Cat."""
 
     __slots__ = (
         "active",
         "cap_fired",
         "clock",
+        "closer",
         "deal0",
         "dealer",
         "discard",
@@ -455,8 +625,10 @@ class RatState(State):
         "knocker_won",
         "knocks",
         "known",
+        "origin",
         "outcome_",
         "phase",
+        "pool",
         "results",
         "rnd",
         "round_cap_fired",
@@ -482,7 +654,9 @@ class RatState(State):
         self.rnd = 0
         self.turns = 0
         self.clock = 0.0
-        self.evlog: tuple[Any, ...] | None = None
+        # The public events, newest first, as (event class, its fields) built into events only
+        # when an observation asks for them.
+        self.evlog: tuple[_RawEvent, Any] | None = None
         self.evn = 0
         self.knocks = 0
         self.knocker_won = 0
@@ -490,7 +664,7 @@ class RatState(State):
         self.round_cap_fired = False
         self.score_sum = 0
         self.score_n = 0
-        self.results: tuple[tuple[Any, ...], ...] = ()
+        self.results: tuple[RoundResult, ...] = ()
         self.outcome_: Outcome | None = None
         self.deal0: dict[str, JSON] = {}
 
@@ -548,6 +722,9 @@ class RatState(State):
         self.discard = discard
         self.known = known = [-1] * (g.rows * p4)
         self.faceup = faceup = [False] * p4
+        # Every card in a row comes from the deal (pool 0, any card).
+        self.origin = [0] * p4
+        self.pool = 0
         for s in range(g.players):
             if not self.active[s]:
                 continue
@@ -563,10 +740,11 @@ class RatState(State):
         self.held_pub = False
         self.extra = 0
         self.knocker = -1
+        self.closer = -1
         self.rturns = 0
         self.first = self.turn = self._next_active(self.dealer)
         self.phase = START
-        self._event("deal", self.dealer, discard[-1])
+        self._event(Dealt, (self.rnd, self.dealer, discard[-1]))
 
     def _deal_json(self) -> dict[str, JSON]:
         g = self.game
@@ -579,9 +757,9 @@ class RatState(State):
             "discard": [CARD_TEXT[c] for c in reversed(self.discard)],
         }
 
-    def _event(self, kind: str, seat: int, a: int = -1, b: int = -1, c: int = -1) -> None:
+    def _event(self, kind: type[Event], fields: tuple[Any, ...]) -> None:
         self.evn += 1
-        self.evlog = ((self.evn, self.rnd, kind, seat, a, b, c), self.evlog)
+        self.evlog = ((kind, fields), self.evlog)
 
     # --- the core contract ----------------------------------------------------------------------
 
@@ -591,6 +769,7 @@ class RatState(State):
         new.active = self.active
         new.cap_fired = self.cap_fired
         new.clock = self.clock
+        new.closer = self.closer
         new.deal0 = self.deal0
         new.dealer = self.dealer
         new.discard = self.discard[:]
@@ -608,8 +787,10 @@ class RatState(State):
         new.knocker_won = self.knocker_won
         new.knocks = self.knocks
         new.known = self.known[:]
+        new.origin = self.origin[:]
         new.outcome_ = self.outcome_
         new.phase = self.phase
+        new.pool = self.pool
         new.results = self.results
         new.rnd = self.rnd
         new.round_cap_fired = self.round_cap_fired
@@ -640,7 +821,8 @@ class RatState(State):
         # round is worth most of a win.
         return logistic_shares([-t for t in self.totals], 12.0, self.active)
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def legal_actions(self, seat: int) -> list[Act]:
+        self._check_seat(seat)
         if seat != self.turn:
             return []
         ph = self.phase
@@ -663,16 +845,35 @@ class RatState(State):
             return out
         return []
 
-    def is_legal(self, seat: int, action: Any) -> bool:
-        """The same answer as ``action in legal_actions(seat)``, without building the list."""
-        if seat != self.turn or type(action) is not Act:
+    def is_legal(self, seat: int, action: object) -> bool:
+        """The same answer as ``action in legal_actions(seat)`` (with every field of the action
+        of the same type as in the listed one), without building the list."""
+        self._check_seat(seat)
+        act = self.game.own_action(action)
+        return act is not None and self._legal(seat, act)
+
+    def check(self, seat: int, action: object) -> None:
+        """:class:`InvalidNotation` unless ``action`` is an action of the game, then
+        :class:`IllegalAction` with the reason unless ``seat`` may take it now."""
+        self._check_seat(seat)
+        g = self.game
+        act = g.own_action(action)
+        if act is None:
+            raise InvalidNotation(g.not_an_action(action))
+        if self.phase == OVER:
+            raise IllegalAction("the game is over")
+        if not self._legal(seat, act):
+            raise IllegalAction(self.why_illegal(seat, act))
+
+    def _legal(self, seat: int, action: Act) -> bool:
+        if seat != self.turn:
             return False
         ph = self.phase
         if ph == START:
-            if action == DRAW:
+            if action is DRAW:
                 return True
             d = self.discard
-            return action == TAKE and bool(d) and d[-1] < PEEK
+            return action is TAKE and bool(d) and d[-1] < PEEK
         if ph == HOLD:
             return action in _HOLD_SET
         if ph == KNOCKING:
@@ -680,53 +881,52 @@ class RatState(State):
         if ph == TAKEN:
             return action in _REPLACE_SET
         if ph == MUST_DRAW:
-            return action == DRAW
+            return action is DRAW
         if ph == PEEKING:
-            return action in _PEEK_SET or (self.extra > 0 and action == DISCARD)
+            return action in _PEEK_SET or (self.extra > 0 and action is DISCARD)
         if ph == SWAPPING:
             if action.kind == K_SWAP:
                 a, p, b = action.a, action.p, action.b
                 return (
-                    SWAPS.get((a, p, b)) == action
-                    and p < self.game.players
-                    and p != seat
+                    p != seat
                     and self.active[p]
                     and not self.faceup[seat * SLOTS + a]
                     and not self.faceup[p * SLOTS + b]
                 )
-            return action == (DISCARD if self.extra else NOSWAP)
+            return action is (DISCARD if self.extra else NOSWAP)
         return False
 
-    def _swaps(self, seat: int) -> list[Any]:
+    def _swaps(self, seat: int) -> list[Act]:
         faceup = self.faceup
         active = self.active
         mine = seat * SLOTS
-        others = [
-            p for p in range(seat + 1, seat + self.game.players) if active[p % self.game.players]
-        ]
-        out: list[Any] = []
+        players = self.game.players
+        others = [p for p in range(seat + 1, seat + players) if active[p % players]]
+        out: list[Act] = []
         for a in range(SLOTS):
             if faceup[mine + a]:
                 continue
             for q in others:
-                p = q % self.game.players
+                p = q % players
                 base = p * SLOTS
                 for b in range(SLOTS):
                     if not faceup[base + b]:
                         out.append(SWAPS[a, p, b])
         return out
 
-    def why_illegal(self, seat: int, action: Any) -> str:
+    def why_illegal(self, seat: int, action: object) -> str:
+        self._check_seat(seat)
+        g = self.game
+        act = g.own_action(action)
+        if act is None:
+            return g.not_an_action(action)
         if self.phase == OVER:
             return "the game is over"
         if seat != self.turn:
-            return super().why_illegal(seat, action)
+            return super().why_illegal(seat, act)
         legal = self.legal_actions(seat)
         allowed = ", ".join(str(a) for a in legal[:12]) + (", ..." if len(legal) > 12 else "")
-        if not isinstance(action, Act):
-            return f"{action!r} is not a Rat-a-Tat Cat action; allowed now: {allowed}"
-        reason = self._reason(seat, action)
-        return f"{reason}; allowed now: {allowed}"
+        return f"{self._reason(seat, act)}; allowed now: {allowed}"
 
     def _reason(self, seat: int, action: Act) -> str:
         ph = self.phase
@@ -786,128 +986,156 @@ class RatState(State):
             discard = self.discard
             cards = discard[:-1]
             del discard[:-1]
+            self._event(Reshuffled, (tuple(sorted(cards)),))
             self._shuffle(cards, "reshuffle")
             self.draw = draw = cards
-            self._event("reshuffle", -1, len(cards))
+            self.pool += 1
         return draw.pop()
 
-    def _apply(self, seat: int, action: Any, time: float | None) -> None:
-        k = action[0]
-        g = self.game
-        t: float | None = None
-        if g.minutes and self._recording and self._log is not None:
-            entry = self._log[0]
-            if entry[0] == "action" and entry[3] is not None:
-                t = round(float(entry[3]), 4)
-                if t > self.clock:
-                    self.clock = t
+    def _apply(self, seat: int, action: Act, time: float | None) -> None:
+        timed = False
+        if time is not None and self.game.minutes:
+            t = round(time, 4)
+            if t > self.clock:
+                self.clock = t
+            timed = True
+        k = action.kind
         if k == K_DRAW:
-            if self.phase == MUST_DRAW:
-                self.extra -= 1
-            card = self._pop_draw()
-            if card < PEEK:
-                self.held = card
-                self.held_pub = False
-                self.phase = HOLD
-                self._event("draw", seat)
-            else:
-                self.discard.append(card)
-                self._event("power", seat, card)
-                if card == PEEK:
-                    self.phase = PEEKING
-                elif card == SWAP:
-                    self.phase = SWAPPING
-                else:
-                    self.extra = 2
-                    self.phase = MUST_DRAW
+            self._draw(seat)
         elif k == K_TAKE:
-            self.held = card = self.discard.pop()
-            self.held_pub = True
-            self.phase = TAKEN
-            self._event("take", seat, card)
+            self._take(seat)
         elif k == K_REPLACE:
-            idx = seat * SLOTS + action[1]
-            held = self.held
-            old = self.hands[idx]
-            self.hands[idx] = held
-            self.discard.append(old)
-            known = self.known
-            p4 = g.p4
-            value = held if self.held_pub else -1
-            for r in range(idx, g.rows * p4, p4):
-                known[r] = value
-            known[seat * p4 + idx] = held
-            self.faceup[idx] = False
-            self.held = -1
-            self._event("replace", seat, action[1], old, held if self.held_pub else -1)
-            self._end_turn(t)
+            self._replace(seat, action.a, timed)
         elif k == K_DISCARD:
-            if self.phase == HOLD:
-                self.discard.append(self.held)
-                self._event("discard", seat, self.held)
-                self.held = -1
-            else:
-                self._event("pass", seat, self.discard[-1])
-            if self.extra:
-                self.phase = MUST_DRAW
-            else:
-                self._end_turn(t)
+            self._discard(seat, timed)
         elif k == K_PEEK:
-            idx = seat * SLOTS + action[1]
-            self.known[seat * g.p4 + idx] = self.hands[idx]
-            self._event("peek", seat, action[1])
-            self._end_turn(t)
+            self._peek(seat, action.a, timed)
         elif k == K_SWAP:
-            a, p, b = action[1], action[2], action[3]
-            i1 = seat * SLOTS + a
-            i2 = p * SLOTS + b
-            hands = self.hands
-            hands[i1], hands[i2] = hands[i2], hands[i1]
-            known = self.known
-            p4 = g.p4
-            for base in range(0, g.rows * p4, p4):
-                known[base + i1], known[base + i2] = known[base + i2], known[base + i1]
-            if g.swap_look:
-                known[seat * p4 + i1] = hands[i1]
-                known[p * p4 + i2] = hands[i2]
-            self._event("swap", seat, a, p, b)
-            self._end_turn(t)
+            self._swap(seat, action.a, action.p, action.b, timed)
         elif k == K_NOSWAP:
-            self._event("noswap", seat)
-            self._end_turn(t)
+            self._event(NoSwap, (seat,))
+            self._end_turn(timed)
         elif k == K_KNOCK:
-            self.knocker = seat
-            self._event("knock", seat)
+            self.knocker = self.closer = seat
+            self._event(Knocked, (seat,))
             self._next_turn()
         else:  # K_END
-            self._next_turn()
+            self._end(seat)
 
-    def _end_turn(self, t: float | None) -> None:
+    def _draw(self, seat: int) -> None:
+        if self.phase == MUST_DRAW:
+            self.extra -= 1
+        card = self._pop_draw()
+        if card < PEEK:
+            self.held = card
+            self.held_pub = False
+            self.phase = HOLD
+            self._event(Drew, (seat,))
+            return
+        self.discard.append(card)
+        self._event(PowerDrawn, (seat, card))
+        if card == PEEK:
+            self.phase = PEEKING
+        elif card == SWAP:
+            self.phase = SWAPPING
+        else:
+            self.extra = 2
+            self.phase = MUST_DRAW
+
+    def _take(self, seat: int) -> None:
+        self.held = card = self.discard.pop()
+        self.held_pub = True
+        self.phase = TAKEN
+        self._event(Took, (seat, card))
+
+    def _replace(self, seat: int, slot: int, timed: bool) -> None:
+        g = self.game
+        idx = seat * SLOTS + slot
+        held = self.held
+        old = self.hands[idx]
+        self.hands[idx] = held
+        self.discard.append(old)
+        known = self.known
+        p4 = g.p4
+        value = held if self.held_pub else -1
+        for r in range(idx, g.rows * p4, p4):
+            known[r] = value
+        known[seat * p4 + idx] = held
+        # A card from the draw pile is a number card (from the pool now drawn from); a card
+        # from the discard pile is seen by everyone.
+        self.origin[idx] = 2 * self.pool + 1
+        self.faceup[idx] = False
+        self.held = -1
+        self._event(Replaced, (seat, slot + 1, old, value if value >= 0 else None))
+        self._end_turn(timed)
+
+    def _discard(self, seat: int, timed: bool) -> None:
+        if self.phase == HOLD:
+            self.discard.append(self.held)
+            self._event(Discarded, (seat, self.held))
+            self.held = -1
+        else:
+            self._event(Passed, (seat, self.discard[-1]))
+        if self.extra:
+            self.phase = MUST_DRAW
+        else:
+            self._end_turn(timed)
+
+    def _peek(self, seat: int, slot: int, timed: bool) -> None:
+        idx = seat * SLOTS + slot
+        self.known[seat * self.game.p4 + idx] = self.hands[idx]
+        self._event(Peeked, (seat, slot + 1))
+        self._end_turn(timed)
+
+    def _swap(self, seat: int, a: int, p: int, b: int, timed: bool) -> None:
+        g = self.game
+        i1 = seat * SLOTS + a
+        i2 = p * SLOTS + b
+        hands = self.hands
+        hands[i1], hands[i2] = hands[i2], hands[i1]
+        origin = self.origin
+        origin[i1], origin[i2] = origin[i2], origin[i1]
+        known = self.known
+        p4 = g.p4
+        for base in range(0, g.rows * p4, p4):
+            known[base + i1], known[base + i2] = known[base + i2], known[base + i1]
+        if g.swap_look:
+            known[seat * p4 + i1] = hands[i1]
+            known[p * p4 + i2] = hands[i2]
+        self._event(Swapped, (seat, a + 1, p, b + 1))
+        self._end_turn(timed)
+
+    def _end(self, seat: int) -> None:
+        if self.rturns >= self.game.turn_cap:
+            # The turn cap counts as this player's knock: the others have their last turns.
+            self.closer = seat
+            self._event(Capped, (seat, self.rturns))
+        self._next_turn()
+
+    def _end_turn(self, timed: bool) -> None:
         self.rturns += 1
         self.turns += 1
-        if t is None:
+        if not timed:
             self.clock += SECONDS_PER_TURN
         self.extra = 0
-        if self.knocker < 0:
+        if self.closer < 0:
             self.phase = KNOCKING
         else:
             self._next_turn()
 
     def _next_turn(self) -> None:
         nxt = self._next_active(self.turn)
-        if self.knocker >= 0 and nxt == self.knocker:
-            self._end_round(capped=False)
-        elif self.rturns >= self.game.turn_cap:
-            self._event("cap", -1, self.rturns)
-            self._end_round(capped=True)
+        if nxt == self.closer:
+            self._end_round()
         else:
             self.turn = nxt
             self.phase = START
 
-    def _end_round(self, *, capped: bool) -> None:
+    def _end_round(self) -> None:
         g = self.game
         p = g.players
         hands = self.hands
+        capped = self.knocker < 0
         for s in self._order() if max(hands) >= PEEK else ():
             for i in range(SLOTS):
                 idx = s * SLOTS + i
@@ -919,7 +1147,7 @@ class RatState(State):
                         self.discard.append(new)
                         new = self._pop_draw()
                     hands[idx] = new
-                    self._event("fix", s, i, card, new)
+                    self._event(Fixed, (s, i + 1, card, new))
         # Everyone sees every row now.
         p4 = g.p4
         self.known = hands * g.rows
@@ -941,19 +1169,19 @@ class RatState(State):
         self.totals = tuple(self.totals[s] + sums[s] for s in range(p))
         self.results = (
             *self.results,
-            (
-                self.rnd,
-                self.dealer,
-                tuple(hands),
-                tuple(sums),
-                tuple(winners),
-                self.knocker,
-                capped,
-                self.totals,
-                self.active,
+            RoundResult(
+                round=self.rnd,
+                dealer=self.dealer,
+                hands=tuple(hands),
+                sums=tuple(sums),
+                winners=tuple(winners),
+                knocker=self.knocker if self.knocker >= 0 else None,
+                capped=capped,
+                totals=self.totals,
+                active=self.active,
             ),
         )
-        self._event("round", -1, low)
+        self._event(RoundOver, (self.rnd, low))
         kind, n = g.mode_kind, g.mode_n
         over = False
         if kind == "round":
@@ -970,7 +1198,7 @@ class RatState(State):
                 for s in out:
                     elim[s] = self.rnd
                     active[s] = False
-                    self._event("out", s, self.totals[s])
+                    self._event(WentOut, (s, self.totals[s]))
                 self.elim = tuple(elim)
                 if sum(active) >= 1:
                     self.active = tuple(active)
@@ -1069,6 +1297,7 @@ class RatState(State):
             "phase": PHASE_NAMES[self.phase],
             "draws_left": self.extra,
             "knocker": self.knocker if self.knocker >= 0 else None,
+            "closer": self.closer if self.closer >= 0 and self.phase != OVER else None,
             "turns_this_round": self.rturns,
             "turns": self.turns,
             "in_round": [self.hands[s * SLOTS] >= 0 for s in range(p)],
@@ -1078,22 +1307,37 @@ class RatState(State):
             "discard": [CARD_TEXT[c] for c in reversed(self.discard)],
             "discard_top": CARD_TEXT[self.discard[-1]] if self.discard else None,
             "totals": list(self.totals),
-            "results": [result_json(r) for r in self.results],
-            "events": self._event_list(60) if events else [],
+            "results": [r.to_json() for r in self.results],
+            "events": self._event_list(EVENTS_SHOWN) if events else [],
+            "events_start": self.evn - min(self.evn, EVENTS_SHOWN),
             "over": self.phase == OVER,
             "outcome": self.outcome_.to_json() if self.outcome_ is not None else None,
         }
 
-    def _event_list(self, limit: int) -> list[dict[str, JSON]]:
-        out: list[dict[str, JSON]] = []
+    def public_events(self, limit: int | None = None) -> list[Event]:
+        """The public events of the game, oldest first (only the latest ``limit`` if given)."""
+        out: list[Event] = []
         node = self.evlog
-        while node is not None and len(out) < limit:
-            out.append(event_json(self.game, node[0]))
+        while node is not None and (limit is None or len(out) < limit):
+            kind, fields = node[0]
+            out.append(kind(*fields))
             node = node[1]
         out.reverse()
         return out
 
+    def _event_list(self, limit: int | None) -> list[dict[str, JSON]]:
+        g = self.game
+        return [event_json(g, e) for e in self.public_events(limit)]
+
     def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
+        """What ``seat`` knows: the public table (see :meth:`spectator_view`), every card it has
+        seen where it is now (``slots``, its own row also as ``yours``) and the card it holds.
+
+        ``events`` lists the latest public events (at most 60); ``events_start`` is how many
+        earlier ones there were, so the ``i``-th listed event is the game's event number
+        ``events_start + i`` (from 0) and a reader can tell which events it has not seen yet.
+        """
+        self._check_seat(seat)
         view = self._public(events)
         view["seat"] = seat
         view["slots"] = self._rows(seat)
@@ -1118,34 +1362,77 @@ class RatState(State):
         return view
 
     def sample_consistent(self, seat: int, rng: Rng) -> RatState:
+        """A state ``seat`` cannot tell from this one, the cards it has not seen dealt at
+        random among the places they may be.
+
+        Where a card may be is public: each hidden card belongs to a *pool* (the deal, or one
+        reshuffle of the discard pile, whose cards everybody saw), and it stays among the places
+        of its pool (the unseen slots filled from it and, for the latest pool, the draw pile and
+        a drawn card another player holds).  A card kept from the draw pile, or held after
+        drawing it, is a number card (a power card drawn is shown and used).  Within those
+        bounds every arrangement is equally likely.
+        """
+        self._check_seat(seat)
         g = self.game
         p4 = g.p4
         new = self.clone()
-        known = new.known
         hands = new.hands
+        known = new.known
+        origin = new.origin
         base = seat * p4
-        places = [i for i in range(p4) if hands[i] >= 0 and known[base + i] < 0]
-        cards = [hands[i] for i in places]
+        now = self.pool
+        # Per pool: its cards the seat has not seen, the places that may hold any card and
+        # the places that hold a number card.  Places: slots 0..p4-1, the held card at p4,
+        # the draw pile from p4 + 1 on (bottom first).
+        cards: list[list[int]] = [[] for _ in range(now + 1)]
+        free: list[list[int]] = [[] for _ in range(now + 1)]
+        numbers: list[list[int]] = [[] for _ in range(now + 1)]
+        for i in range(p4):
+            c = hands[i]
+            if c >= 0 and known[base + i] < 0:
+                o = origin[i]
+                cards[o >> 1].append(c)
+                (numbers if o & 1 else free)[o >> 1].append(i)
         held_hidden = new.held >= 0 and not new.held_pub and new.turn != seat
         if held_hidden:
-            cards.append(new.held)
-        cards.extend(new.draw)
-        cards.sort()
-        rng.shuffle(cards)
-        pos = 0
-        for i in places:
-            hands[i] = cards[pos]
-            pos += 1
+            cards[now].append(new.held)
+            numbers[now].append(p4)
+        draw = new.draw
+        cards[now].extend(draw)
+        free[now].extend(range(p4 + 1, p4 + 1 + len(draw)))
+        values = [*hands, new.held, *draw]
+        for pool in range(now + 1):
+            pool_cards = cards[pool]
+            if not pool_cards:
+                continue
+            pool_cards.sort()
+            split = len(pool_cards)
+            while split and pool_cards[split - 1] >= PEEK:
+                split -= 1
+            places = free[pool]
+            rest = numbers[pool]
+            if split < len(pool_cards):  # power cards go to places that may hold any card
+                rng.shuffle(places)
+                for c, place in zip(pool_cards[split:], places, strict=False):
+                    values[place] = c
+                rest = places[len(pool_cards) - split :] + rest
+            else:
+                rest = places + rest
+            nums = pool_cards[:split]
+            rng.shuffle(nums)
+            for c, place in zip(nums, rest, strict=True):
+                values[place] = c
+        new.hands = hands = values[:p4]
         if held_hidden:
-            new.held = cards[pos]
-            pos += 1
-        new.draw = cards[pos:]
+            new.held = values[p4]
+        new.draw = values[p4 + 1 :]
         for r in range(g.rows):
             off = r * p4
             for i in range(p4):
                 if known[off + i] >= 0:
                     known[off + i] = hands[i]
-        new._chance = Chance(rng.next64())
+        new.deal0 = {}
+        new._forget_origin(rng)
         return new
 
     def snapshot(self) -> dict[str, JSON]:
@@ -1159,7 +1446,10 @@ class RatState(State):
             "phase": PHASE_NAMES[self.phase],
             "extra": self.extra,
             "knocker": self.knocker,
+            "closer": self.closer,
             "hands": [CARD_TEXT[c] if c >= 0 else None for c in self.hands],
+            "origin": list(self.origin),
+            "pool": self.pool,
             "draw": [CARD_TEXT[c] for c in self.draw],
             "discard": [CARD_TEXT[c] for c in self.discard],
             "held": CARD_TEXT[self.held] if self.held >= 0 else None,
@@ -1183,8 +1473,8 @@ class RatState(State):
                 self.score_n,
                 self.round_cap_fired,
             ],
-            "results": [result_json(r) for r in self.results],
-            "events": self._event_list(1 << 30),
+            "results": [r.to_json() for r in self.results],
+            "events": self._event_list(None),
             "outcome": self.outcome_.to_json() if self.outcome_ is not None else None,
         }
 
@@ -1193,6 +1483,9 @@ class RatState(State):
 
         This is the true card.  A bot may read it only on a state it drew itself from
         ``sample_consistent``, where it is the bot's own hypothesis, never on the real game."""
+        self._check_seat(seat)
+        if slot.__class__ is not int or not 0 <= slot < SLOTS:
+            raise IllegalAction(f"there is no slot {slot!r}; slots are numbered 0 to 3")
         return self.hands[seat * SLOTS + slot]
 
     def cards(self) -> list[int]:
@@ -1205,92 +1498,3 @@ class RatState(State):
 
     def _initial_deal(self) -> dict[str, JSON]:
         return {k: [list(x) for x in v] if k == "hands" else list(v) for k, v in self.deal0.items()}
-
-
-def result_json(r: tuple[Any, ...]) -> dict[str, JSON]:
-    """One finished round as JSON: every row face up, the sums, winners and totals after it."""
-    rnd, dealer, hands, sums, winners, knocker, capped, totals, active = r
-    players = len(sums)
-    return {
-        "round": rnd,
-        "dealer": dealer,
-        "hands": [
-            [CARD_TEXT[c] for c in hands[s * SLOTS : s * SLOTS + SLOTS]] if active[s] else None
-            for s in range(players)
-        ],
-        "sums": [sums[s] if active[s] else None for s in range(players)],
-        "winners": list(winners),
-        "knocker": knocker if knocker >= 0 else None,
-        "capped": capped,
-        "totals": list(totals),
-    }
-
-
-def _a(card: int) -> str:
-    return ("an " if card == 8 else "a ") + CARD_TEXT[card]
-
-
-# --- events ---------------------------------------------------------------------------------------
-
-
-def event_json(game: Game, ev: tuple[Any, ...]) -> dict[str, JSON]:
-    """A public event as JSON, with a sentence describing it (seats named as in the game)."""
-    n, rnd, kind, seat, a, b, c = ev
-    name = game.seat_name(seat) if seat >= 0 else ""
-    out: dict[str, JSON] = {"n": n, "round": rnd, "kind": kind, "seat": seat if seat >= 0 else None}
-    if kind == "deal":
-        out["first_discard"] = CARD_TEXT[a]
-        text = f"Round {rnd}: {name} dealt; the discard pile starts with {CARD_TEXT[a]}"
-    elif kind == "draw":
-        text = f"{name} drew a card from the draw pile"
-    elif kind == "power":
-        out["card"] = CARD_TEXT[a]
-        text = f"{name} drew {CARD_NAME[a]} and discarded it to use its power"
-    elif kind == "take":
-        out["card"] = CARD_TEXT[a]
-        text = f"{name} took the {CARD_TEXT[a]} from the discard pile"
-    elif kind == "replace":
-        out["slot"] = a + 1
-        out["discarded"] = CARD_TEXT[b]
-        out["placed"] = CARD_TEXT[c] if c >= 0 else None
-        placed = f"the {CARD_TEXT[c]}" if c >= 0 else "the card"
-        text = f"{name} put {placed} in slot {a + 1} and discarded the {CARD_TEXT[b]} from there"
-    elif kind == "discard":
-        out["card"] = CARD_TEXT[a]
-        text = f"{name} discarded the {CARD_TEXT[a]} drawn"
-    elif kind == "pass":
-        out["card"] = CARD_TEXT[a]
-        text = f"{name} passed on the {CARD_NAME[a]} to draw again"
-    elif kind == "peek":
-        out["slot"] = a + 1
-        text = f"{name} peeked at its slot {a + 1}"
-    elif kind == "swap":
-        out["slot"] = a + 1
-        out["other"] = b
-        out["other_slot"] = c + 1
-        text = f"{name} swapped its slot {a + 1} with {game.seat_name(b)}'s slot {c + 1}"
-    elif kind == "noswap":
-        text = f"{name} chose not to swap"
-    elif kind == "knock":
-        text = f"{name} knocked: Rat-a-Tat Cat! Everyone else has one more turn"
-    elif kind == "reshuffle":
-        out["cards"] = a
-        text = f"The discard pile was shuffled into a new draw pile of {a} cards"
-    elif kind == "fix":
-        out["slot"] = a + 1
-        out["card"] = CARD_TEXT[b]
-        out["replacement"] = CARD_TEXT[c]
-        text = f"{name}'s {CARD_NAME[b]} in slot {a + 1} was replaced by {_a(c)}"
-    elif kind == "cap":
-        out["turns"] = a
-        text = f"The round reached the turn cap ({a} turns) and ends"
-    elif kind == "round":
-        out["low"] = a
-        text = f"Round {rnd} is over; the lowest sum is {a}"
-    elif kind == "out":
-        out["total"] = a
-        text = f"{name} is out of the game with {a} points"
-    else:  # pragma: no cover - every kind is listed above
-        text = kind
-    out["text"] = text
-    return out

@@ -40,7 +40,7 @@ class Panel(ObservingPanel):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.looking: set[int] = set()
-        self.last_event = 0
+        self.next_event = 0  # the number of the first event not reported yet
         self.swap_keys: list[int] | None = None
         self.prompt = ""
 
@@ -48,12 +48,12 @@ class Panel(ObservingPanel):
 
     def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
         super().show(observation, legal, to_act)
-        for event in observation["events"]:
-            if event["n"] <= self.last_event:
-                continue
-            self._notice(event)
-        if observation["events"]:
-            self.last_event = max(self.last_event, observation["events"][-1]["n"])
+        events = observation["events"]
+        start = observation["events_start"]
+        for i, event in enumerate(events):
+            if start + i >= self.next_event:
+                self._notice(event)
+        self.next_event = max(self.next_event, start + len(events))
         if self.swap_keys is not None and not self._can_swap():
             self.swap_keys = None
         self.prompt = self._prompt()
@@ -74,7 +74,7 @@ class Panel(ObservingPanel):
         if kind == "round" and self.obs is not None and self.obs["results"]:
             self.host.say(self._round_text(self.obs["results"][-1]))
             return
-        if event["seat"] == me and kind not in ("deal", "fix", "out"):
+        if event.get("seat") == me and kind not in ("fix", "out", "cap"):
             return  # your own moves need no report
         self.host.say(self.describe(event))
 
@@ -83,27 +83,7 @@ class Panel(ObservingPanel):
 
     def describe(self, event: dict[str, Any]) -> str:
         """An event in words, with "you" for your seat."""
-        kind = event["kind"]
-        seat = event["seat"]
-        if seat is None:
-            return str(event["text"])
-        who = self.who(seat)
-        who_cap = who[0].upper() + who[1:]
-        if kind == "swap":
-            other = event["other"]
-            theirs = "your" if other == self.seat else f"{self.game.seat_name(other)}'s"
-            own = "your" if seat == self.seat else "its"
-            return f"{who_cap} swapped {own} slot {event['slot']} with {theirs} slot " + str(
-                event["other_slot"]
-            )
-        if kind == "peek":
-            own = "your" if seat == self.seat else "its"
-            return f"{who_cap} peeked at {own} slot {event['slot']}"
-        text = str(event["text"])
-        name = self.game.seat_name(seat)
-        if text.startswith(name):
-            text = who_cap + text[len(name) :]
-        return text
+        return self.game.describe_event(event, self.seat)
 
     def _round_text(self, result: dict[str, Any]) -> str:
         parts = []
@@ -141,6 +121,8 @@ class Panel(ObservingPanel):
         text.append(status + "\n", style="bold yellow" if turn == self.seat else "bold")
         if obs["knocker"] is not None and turn is not None:
             text.append(f"{self.who(obs['knocker']).capitalize()} knocked: last turns!\n", "red")
+        elif obs["closer"] is not None and turn is not None:
+            text.append("The turn cap was reached: last turns!\n", "red")
         text.append(f"Draw pile: {obs['draw_pile']} cards    Discard: ")
         text.append(f"[{obs['discard_top'] or '-':^5}]\n", style="bold")
         if obs["held"] is not None and turn is not None:
