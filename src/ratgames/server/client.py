@@ -312,9 +312,9 @@ class TableClient:
         finally:
             self._waiting.pop(ident, None)
 
-    def host(self, kind: str, **fields: Any) -> None:
+    def host(self, message_type: str, /, **fields: Any) -> None:
         """A host message (``start``, ``fill_bots``, ``seat``, ``rematch``)."""
-        self._queue_out({"type": kind, "v": V, **fields})
+        self._queue_out({"type": message_type, "v": V, **fields})
 
     async def wait(self, predicate: Callable[[TableClient], bool], timeout: float = 15.0) -> None:
         """Wait until ``predicate(self)`` holds."""
