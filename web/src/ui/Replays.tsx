@@ -1,0 +1,161 @@
+// Stored games: a list, and a viewer stepping through one game from a seat's view or the
+// spectator's, drawn with the same table as live play.
+import type { JSX } from "preact";
+import { useContext, useEffect, useState } from "preact/hooks";
+import { api, ApiError } from "../api";
+import type { RecordSummary, Replay, StateMsg } from "../protocol";
+import { Ctx, typing } from "./context";
+import { GameView } from "./games";
+import { Outcome } from "./parts";
+import { fallbackName } from "./TablePage";
+
+export function ReplayList(): JSX.Element {
+  const { navigate } = useContext(Ctx);
+  const [records, setRecords] = useState<RecordSummary[] | null>(null);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    api.records().then(setRecords, (e: ApiError) => setError(e.message));
+  }, []);
+  return (
+    <main class="page">
+      <h1>Replays</h1>
+      {error && <p class="error">{error}</p>}
+      {records === null ? (
+        <p>Loading...</p>
+      ) : records.length === 0 ? (
+        <p class="muted">No game has been finished on this server yet.</p>
+      ) : (
+        <ul class="tables" data-testid="records">
+          {records.map((r) => (
+            <li key={r.id}>
+              <a href={`/replays/${r.id}`} onClick={(e) => (e.preventDefault(), navigate(`/replays/${r.id}`))}>
+                #{r.id} {r.game}
+              </a>{" "}
+              <span class="muted">
+                {r.players} players · table {r.table} · {r.created.replace("T", " ").slice(0, 16)}
+                {r.outcome ? ` · won by ${r.outcome.winners.map((w) => fallbackName(r.game, w)).join(", ")}` : ""}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}
+
+export function ReplayView(p: { id: number; seat: number | null }): JSX.Element {
+  const { navigate, fourColour } = useContext(Ctx);
+  const [replay, setReplay] = useState<Replay | null>(null);
+  const [error, setError] = useState("");
+  const [step, setStep] = useState(0);
+  const [seat, setSeat] = useState<number | null>(p.seat);
+
+  useEffect(() => {
+    setReplay(null);
+    api.replay(p.id, seat).then(
+      (r) => {
+        setReplay(r);
+        setStep((s) => Math.min(s, r.steps.length - 1));
+      },
+      (e: ApiError) => setError(e.message),
+    );
+  }, [p.id, seat]);
+
+  const last = replay ? replay.steps.length - 1 : 0;
+  useEffect(() => {
+    const onKey = (ev: KeyboardEvent) => {
+      if (typing(ev)) return;
+      if (ev.key === "ArrowRight") setStep((s) => Math.min(last, s + 1));
+      else if (ev.key === "ArrowLeft") setStep((s) => Math.max(0, s - 1));
+      else if (ev.key === "Home") setStep(0);
+      else if (ev.key === "End") setStep(last);
+      else return;
+      ev.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [last]);
+
+  if (error) return <main class="page"><h1>Replay #{p.id}</h1><p class="error" role="alert">{error}</p></main>;
+  if (!replay) return <main class="page"><h1>Replay #{p.id}</h1><p>Loading...</p></main>;
+  const s = replay.steps[Math.min(step, last)];
+  const names = replay.seats.map((x, i) => x.name || fallbackName(replay.game, i));
+  const state: StateMsg = {
+    type: "state",
+    v: 1,
+    seq: s.seq,
+    seat: replay.viewer,
+    observation: replay.viewer === null ? null : s.view,
+    view: replay.viewer === null ? s.view : null,
+    legal: [],
+    to_act: s.to_act,
+    events: s.events,
+    time: 0,
+    outcome: step === last ? replay.outcome : null,
+    record_id: replay.id,
+  };
+  const changeSeat = (v: string) => {
+    const n = v === "" ? null : Number(v);
+    setSeat(n);
+    history.replaceState(null, "", `/replays/${p.id}${n === null ? "" : `?seat=${n}`}`);
+  };
+  return (
+    <main class={"page table-page game-" + replay.game}>
+      <div class="table-head">
+        <h1>
+          {replay.title} <span class="muted">· replay #{replay.id}</span>
+        </h1>
+        <p>
+          <a href="/replays" onClick={(e) => (e.preventDefault(), navigate("/replays"))}>
+            All replays
+          </a>
+        </p>
+      </div>
+      <div class="replay-bar row" role="group" aria-label="Replay controls">
+        <label>
+          View as{" "}
+          <select value={seat === null ? "" : String(seat)} onChange={(e) => changeSeat((e.currentTarget as HTMLSelectElement).value)}>
+            <option value="">spectator</option>
+            {names.map((n, i) => (
+              <option value={i} key={i}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => setStep(0)} aria-label="First move" aria-keyshortcuts="Home">⏮</button>
+        <button type="button" onClick={() => setStep(Math.max(0, step - 1))} aria-label="Previous move" aria-keyshortcuts="ArrowLeft">◀</button>
+        <input
+          type="range"
+          min={0}
+          max={last}
+          value={step}
+          aria-label="Move"
+          onInput={(e) => setStep(Number((e.currentTarget as HTMLInputElement).value))}
+        />
+        <button type="button" onClick={() => setStep(Math.min(last, step + 1))} aria-label="Next move" aria-keyshortcuts="ArrowRight">▶</button>
+        <button type="button" onClick={() => setStep(last)} aria-label="Last move" aria-keyshortcuts="End">⏭</button>
+        <span data-testid="replay-step">
+          move {step} of {last}
+          {s.action ? ` · ${names[s.seat ?? 0]}: ${s.action}` : ""}
+        </span>
+      </div>
+      <div class="play">
+        <section class="board" aria-label="Game table">
+          <GameView game={replay.game} state={state} names={names} act={() => null} fourColour={fourColour} rtt={null} refusal={null} pending={false} live={false} />
+          {step === last && replay.outcome && <Outcome outcome={replay.outcome} names={names} me={replay.viewer} />}
+        </section>
+        <aside class="side">
+          <section aria-labelledby="log-h" class="log-box">
+            <h2 id="log-h">This move</h2>
+            <ol class="log">
+              {s.events.map((e, i) => (
+                <li key={i}>{e.text ?? String(e.event.kind ?? "")}</li>
+              ))}
+            </ol>
+          </section>
+        </aside>
+      </div>
+    </main>
+  );
+}

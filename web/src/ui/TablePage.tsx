@@ -1,0 +1,385 @@
+// A table: the waiting room before the start (invite link, seats, host controls), the game
+// while it is played, the result and the rematch after.  The page keeps one WebSocket open and
+// gets it back by itself after a reload or a lost connection.
+import type { JSX } from "preact";
+import { useContext, useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { api, ApiError } from "../api";
+import { initial, type Model, reduce, refusalText, seatNames, sent } from "../model";
+import { Connection, socketUrl, type Status } from "../net";
+import type { ServerMsg, TableInfo } from "../protocol";
+import { Ctx } from "./context";
+import { GameView, type GameProps } from "./games";
+import { NameField } from "./Lobby";
+import { Outcome } from "./parts";
+
+type Action = { kind: "msg"; msg: ServerMsg } | { kind: "sent"; id: number; action: string };
+
+function reducer(m: Model, a: Action): Model {
+  return a.kind === "msg" ? reduce(m, a.msg) : sent(m, a.id, a.action);
+}
+
+const LEVELS = ["easy", "normal", "hard", "expert"];
+
+export function fallbackName(game: string, i: number): string {
+  if (game === "caged-rats") return ["Red", "Black"][i] ?? `Seat ${i + 1}`;
+  return `Seat ${i + 1}`;
+}
+
+export function TablePage(p: { code: string }): JSX.Element {
+  const { memory, navigate, fourColour } = useContext(Ctx);
+  const [model, dispatch] = useReducer(reducer, undefined, initial);
+  const [status, setStatus] = useState<{ s: Status; detail?: string }>({ s: "connecting" });
+  const [rtt, setRtt] = useState<number | null>(null);
+  const [missing, setMissing] = useState("");
+  const conn = useRef<Connection | null>(null);
+
+  useEffect(() => {
+    const keys = memory.seat(p.code);
+    const c = new Connection({
+      url: socketUrl(location),
+      table: p.code,
+      token: keys?.token ?? null,
+      hostToken: keys?.host_token ?? null,
+      onMessage: (msg) => {
+        if (msg.type === "error" && msg.code === "no_such_table") {
+          setMissing(msg.message);
+          c.stop();
+        }
+        if (msg.type === "error" && msg.code === "bad_token" && /does not belong/.test(msg.message)) {
+          // A stale token (the table was made again): watch instead.
+          memory.setSeat(p.code, null);
+          c.setTokens(null, null);
+        }
+        if (msg.type === "ping") setRtt(msg.rtt_ms);
+        dispatch({ kind: "msg", msg });
+      },
+      onStatus: (s, detail) => setStatus({ s, detail }),
+    });
+    conn.current = c;
+    return () => c.stop();
+  }, [p.code]);
+
+  useEffect(() => {
+    if (model.rematch) {
+      memory.carryOver(p.code, model.rematch);
+      navigate(`/t/${model.rematch}`);
+    }
+  }, [model.rematch]);
+
+  const send = (msg: Record<string, unknown>) => conn.current?.send({ v: 1, ...msg });
+  const act: GameProps["act"] = (action, times) => {
+    const id = conn.current?.act(action, times);
+    if (id !== null && id !== undefined) dispatch({ kind: "sent", id, action });
+    return id ?? null;
+  };
+
+  if (missing) {
+    return (
+      <main class="page">
+        <h1>No such table</h1>
+        <p class="error" role="alert">
+          {missing}
+        </p>
+        <p>
+          <a href="/" onClick={(e) => (e.preventDefault(), navigate("/"))}>
+            Back to the lobby
+          </a>
+        </p>
+      </main>
+    );
+  }
+
+  const table = model.table;
+  const state = model.state;
+  const connection = (
+    <p class={"conn " + status.s} data-testid="connection" role="status">
+      {status.s === "open"
+        ? `Connected${rtt !== null ? ` · latency ${Math.round(rtt)} ms` : ""}`
+        : status.s === "stopped"
+          ? status.detail || "Disconnected."
+          : "Connecting to the server..."}
+    </p>
+  );
+
+  if (!table) {
+    return (
+      <main class="page">
+        <h1>Table {p.code}</h1>
+        {connection}
+      </main>
+    );
+  }
+
+  const names = seatNames(table, table.players, (i) => fallbackName(table.game, i));
+  const playing = state !== null && table.status !== "lobby";
+
+  return (
+    <main class={"page table-page game-" + table.game}>
+      <div class="table-head">
+        <h1>
+          {table.title} <span class="muted">· table {table.code}</span>
+        </h1>
+        {connection}
+      </div>
+      {!playing ? (
+        <WaitingRoom
+          table={table}
+          model={model}
+          code={p.code}
+          send={send}
+          onJoined={(token) => {
+            const host = memory.seat(p.code)?.host_token ?? null;
+            conn.current?.setTokens(token, host);
+          }}
+        />
+      ) : (
+        <div class="play">
+          <section class="board" aria-label="Game table">
+            <GameView
+              game={table.game}
+              state={state!}
+              names={names}
+              act={act}
+              fourColour={fourColour}
+              rtt={rtt}
+              refusal={model.refusal}
+              pending={Object.keys(model.pending).length > 0}
+              live={true}
+            />
+            {model.refusal && (
+              <p class="error refusal" role="alert" data-testid="refusal">
+                {refusalText(model.refusal)}
+              </p>
+            )}
+            {state!.outcome && (
+              <Outcome outcome={state!.outcome} names={names} me={model.seat}>
+                <div class="row">
+                  {model.host && table.next_table === null && (
+                    <button class="primary" onClick={() => send({ type: "rematch" })}>
+                      Rematch
+                    </button>
+                  )}
+                  {!model.host && table.next_table === null && (
+                    <span class="muted">The host may offer a rematch.</span>
+                  )}
+                  {table.next_table && (
+                    <a href={`/t/${table.next_table}`} onClick={(e) => (e.preventDefault(), navigate(`/t/${table.next_table}`))}>
+                      Go to the rematch
+                    </a>
+                  )}
+                  {state!.record_id !== null && (
+                    <a
+                      href={`/replays/${state!.record_id}${model.seat !== null ? `?seat=${model.seat}` : ""}`}
+                      onClick={(e) => (
+                        e.preventDefault(),
+                        navigate(`/replays/${state!.record_id}${model.seat !== null ? `?seat=${model.seat}` : ""}`)
+                      )}
+                    >
+                      Watch the replay
+                    </a>
+                  )}
+                </div>
+              </Outcome>
+            )}
+          </section>
+          <aside class="side">
+            <Players table={table} names={names} toAct={state!.to_act} me={model.seat} />
+            <section aria-labelledby="log-h" class="log-box">
+              <h2 id="log-h">What happened</h2>
+              <ol class="log" aria-live="polite" data-testid="log">
+                {model.log.slice(-40).map((l) => (
+                  <li key={l.n} class={l.seat !== null && l.seat === model.seat ? "mine" : ""}>
+                    {l.text}
+                  </li>
+                ))}
+              </ol>
+            </section>
+            <Chat model={model} send={send} />
+          </aside>
+        </div>
+      )}
+    </main>
+  );
+}
+
+function Players(p: { table: TableInfo; names: string[]; toAct: number[]; me: number | null }): JSX.Element {
+  return (
+    <section aria-labelledby="players-h">
+      <h2 id="players-h">Players</h2>
+      <ul class="players">
+        {p.table.seats.map((s, i) => (
+          <li key={i} class={p.toAct.includes(i) ? "to-act" : ""}>
+            <span class={"dot " + (s.connected ? "on" : "off")} aria-hidden="true" />
+            {p.names[i]}
+            {i === p.me ? " (you)" : ""}
+            <span class="visually-hidden">{s.connected ? ", connected" : ", disconnected"}</span>
+            {s.away_bot ? <span class="muted"> · a bot plays for now</span> : null}
+            {p.toAct.includes(i) ? <span class="badge">to play</span> : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Chat(p: { model: Model; send: (m: Record<string, unknown>) => void }): JSX.Element {
+  const [text, setText] = useState("");
+  return (
+    <section aria-labelledby="chat-h" class="chat">
+      <h2 id="chat-h">Chat</h2>
+      <ol class="log">
+        {p.model.chat.slice(-20).map((c) => (
+          <li key={c.n}>
+            <strong>{c.name}:</strong> {c.text}
+          </li>
+        ))}
+      </ol>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (text.trim()) p.send({ type: "chat", text: text.trim().slice(0, 300) });
+          setText("");
+        }}
+      >
+        <input
+          aria-label="Chat message"
+          maxLength={300}
+          value={text}
+          onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)}
+        />
+        <button type="submit">Send</button>
+      </form>
+    </section>
+  );
+}
+
+function WaitingRoom(p: {
+  table: TableInfo;
+  model: Model;
+  code: string;
+  send: (m: Record<string, unknown>) => void;
+  onJoined: (token: string) => void;
+}): JSX.Element {
+  const { memory } = useContext(Ctx);
+  const [name, setName] = useState(memory.name);
+  const [error, setError] = useState("");
+  const [copied, setCopied] = useState(false);
+  const t = p.table;
+  const link = `${location.origin}/t/${t.code}`;
+  const open = t.seats.filter((s) => s.kind === "open").length;
+  const seated = p.model.seat !== null;
+  const names = seatNames(t, t.players, (i) => fallbackName(t.game, i));
+
+  const join = async (ev: Event) => {
+    ev.preventDefault();
+    if (!name.trim()) {
+      setError("Write your name first.");
+      return;
+    }
+    memory.name = name;
+    try {
+      const joined = await api.join(t.code, name.trim());
+      const old = memory.seat(t.code);
+      memory.setSeat(t.code, { token: joined.token, host_token: old?.host_token ?? null, seat: joined.seat });
+      p.onJoined(joined.token);
+      setError("");
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    }
+  };
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+    } catch {
+      const input = document.getElementById("invite") as HTMLInputElement | null;
+      input?.select();
+    }
+  };
+
+  return (
+    <div class="waiting">
+      <section class="panel" aria-labelledby="invite-h">
+        <h2 id="invite-h">Invite your friends</h2>
+        <div class="row">
+          <input id="invite" readOnly value={link} aria-label="Invite link" onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+          <button type="button" onClick={copy}>
+            {copied ? "Copied" : "Copy link"}
+          </button>
+        </div>
+        <p>
+          Code: <strong class="code" data-testid="code">{t.code}</strong>
+          {t.public ? " · listed in the lobby" : " · private: only people with the link or code can join"}
+        </p>
+      </section>
+      <section class="panel" aria-labelledby="seats-h">
+        <h2 id="seats-h">Seats</h2>
+        <ol class="seat-list" data-testid="seats">
+          {t.seats.map((s, i) => (
+            <li key={i}>
+              <span class={"dot " + (s.connected ? "on" : "off")} aria-hidden="true" />
+              <span>
+                {s.kind === "open" ? "Open seat" : names[i]}
+                {i === p.model.seat ? " (you)" : ""}
+                {s.kind === "person" && !s.connected ? " (not connected)" : ""}
+              </span>
+              {p.model.host && (
+                <select
+                  aria-label={`Seat ${i + 1}`}
+                  value={s.kind === "bot" ? `bot:${s.name}` : s.kind === "open" ? "open" : "person"}
+                  onChange={(e) => {
+                    const v = (e.currentTarget as HTMLSelectElement).value;
+                    if (v === "open") p.send({ type: "seat", seat: i, kind: "open" });
+                    else if (v.startsWith("bot:")) p.send({ type: "seat", seat: i, kind: "bot", bot: v.slice(4) });
+                  }}
+                >
+                  {s.kind === "person" && <option value="person">{s.name}</option>}
+                  <option value="open">open seat</option>
+                  {LEVELS.map((l) => (
+                    <option value={`bot:${l}`} key={l}>
+                      bot, {l}
+                    </option>
+                  ))}
+                  {s.kind === "bot" && !LEVELS.includes(s.name ?? "") && <option value={`bot:${s.name}`}>bot {s.name}</option>}
+                </select>
+              )}
+            </li>
+          ))}
+        </ol>
+        {!seated && open > 0 && (
+          <form class="row" onSubmit={join} aria-label="Take a seat">
+            <NameField id="join-name" value={name} onInput={setName} />
+            <button type="submit" class="primary">
+              Take a seat
+            </button>
+          </form>
+        )}
+        {!seated && open === 0 && <p class="muted">Every seat is taken: you are watching.</p>}
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
+        {p.model.host ? (
+          <div class="row">
+            <button type="button" disabled={open === 0} onClick={() => p.send({ type: "fill_bots", bot: "normal" })}>
+              Fill open seats with bots
+            </button>
+            <button type="button" class="primary" disabled={open > 0} onClick={() => p.send({ type: "start" })}>
+              Start the game
+            </button>
+          </div>
+        ) : (
+          <p class="muted">{seated ? "Waiting for the host to start the game." : ""}</p>
+        )}
+        {p.model.refusal && (
+          <p class="error" role="alert">
+            {refusalText(p.model.refusal)}
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,171 @@
+// Egyptian Ratscrew: the pile (slap it with the space bar, a click or a tap), every stack,
+// the challenge, the latency, and your slap shown at once with the server's verdict after.
+import type { JSX } from "preact";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { challengeText, type Slap, slapAction, slapVerdict } from "../../games/ratscrew";
+import type { Obj } from "../../protocol";
+import { Card } from "../Card";
+import { typing } from "../context";
+import type { GameProps } from "../games";
+import { ActButton } from "../parts";
+
+const SHOWN = 5;
+
+export function RatscrewTable(p: GameProps): JSX.Element {
+  const view: Obj = p.state.observation ?? p.state.view ?? {};
+  const me: number | null = p.state.seat;
+  const legal = p.live ? p.state.legal : [];
+  const version: number = view.pile_version ?? 0;
+  const shownAt = useRef<{ version: number; at: number }>({ version: -1, at: 0 });
+  const [slap, setSlap] = useState<Slap | null>(null);
+
+  // The moment this pile was drawn on screen (sent with a slap as seen_at).
+  useLayoutEffect(() => {
+    if (shownAt.current.version !== version) shownAt.current = { version, at: performance.now() };
+  }, [version]);
+
+  // The server's verdict on your slap: an event about it, or a refusal of its id.
+  useEffect(() => {
+    if (!slap || slap.status !== "sent" || me === null) return;
+    const verdict = slapVerdict(p.state.events, me);
+    if (verdict) setSlap({ ...slap, ...verdict });
+  }, [p.state.seq]);
+  useEffect(() => {
+    if (slap && slap.status === "sent" && p.refusal && p.refusal.ref === slap.id)
+      setSlap({ ...slap, status: "refused", text: p.refusal.message });
+  }, [p.refusal?.n]);
+
+  const doSlap = () => {
+    const a = slapAction(legal);
+    if (!a || me === null) return;
+    const now = performance.now();
+    const seen = shownAt.current.version === version ? shownAt.current.at : null;
+    const id = p.act(a, { pressed_at: now, seen_at: seen });
+    setSlap({ id, version, at: now, status: "sent", text: "You slap!" });
+  };
+  const play = () => legal.includes("play") && p.act("play");
+  const collect = () => legal.includes("collect") && p.act("collect");
+
+  useEffect(() => {
+    if (!p.live) return;
+    const onKey = (ev: KeyboardEvent) => {
+      if (typing(ev) || ev.repeat) return;
+      const key = ev.key.toLowerCase();
+      if (key === " " || key === "spacebar" || key === "s") {
+        ev.preventDefault();
+        doSlap();
+      } else if (key === "enter" || key === "p") {
+        if (legal.includes("play")) {
+          ev.preventDefault();
+          play();
+        }
+      } else if (key === "c") {
+        ev.preventDefault();
+        collect();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const pile: string[] = view.pile ?? [];
+  const shown = pile.slice(-SHOWN);
+  const canSlap = slapAction(legal) !== null;
+  const challenge = challengeText(view, p.names);
+  const stacks: Obj[] = view.stacks ?? [];
+  const burned = (view.burned ?? []).length;
+
+  return (
+    <div class="ratscrew">
+      <p class="status" data-testid="status">
+        {view.result
+          ? "Game over"
+          : view.phase === "play" && view.turn !== null
+            ? view.turn === me
+              ? "Your turn to play a card"
+              : `${p.names[view.turn]} plays next`
+            : challenge}
+        {" · "}
+        <span data-testid="latency">latency {p.rtt === null ? "..." : `${Math.round(p.rtt)} ms`}</span>
+      </p>
+      <ul class="stacks">
+        {stacks.map((st, s) => (
+          <li
+            key={s}
+            class={
+              (view.turn === s && view.phase === "play" ? "turn " : "") +
+              (st.status !== "in" ? "out" : "")
+            }
+            data-testid={`stack-${s}`}
+          >
+            <Card card={null} size="sm" label={`${p.names[s]}'s stack`} animate={false} />
+            <span>
+              <strong>{p.names[s]}</strong>
+              {s === me ? " (you)" : ""}
+              <br />
+              {st.size} card{st.size === 1 ? "" : "s"}
+              {st.status !== "in" ? ` · ${st.status}` : ""}
+              {view.turn === s && view.phase === "play" ? " · to play" : ""}
+              {view.collector === s && view.phase !== "play" ? " · won the pile" : ""}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div class="slap-zone">
+        <button
+          type="button"
+          class={"pile-button" + (canSlap ? " live" : "") + (slap?.status === "sent" ? " slapped" : "")}
+          aria-label={`The pile: ${pile.length} card${pile.length === 1 ? "" : "s"}${shown.length ? `, top card ${shown[shown.length - 1]}` : ""}${canSlap ? ". Slap it (space bar)" : ""}`}
+          aria-keyshortcuts="Space"
+          data-testid="pile"
+          disabled={!canSlap}
+          onPointerDown={(e) => {
+            if (canSlap) {
+              e.preventDefault();
+              doSlap();
+            }
+          }}
+          onClick={(e) => {
+            if ((e as MouseEvent).detail === 0) doSlap();
+          }}
+        >
+          <span class="fan" aria-hidden="true">
+            {shown.length === 0 && <span class="card md empty" />}
+            {shown.map((c, i) => (
+              <Card
+                key={`${pile.length - shown.length + i}-${c}`}
+                card={c}
+                size="lg"
+                fourColour={p.fourColour}
+                class={i === shown.length - 1 ? "top" : ""}
+              />
+            ))}
+          </span>
+          {slap?.status === "sent" && slap.version === version && (
+            <span class="hand" aria-hidden="true">
+              ✋
+            </span>
+          )}
+        </button>
+        <p class="muted">
+          {pile.length} card{pile.length === 1 ? "" : "s"} in the pile
+          {pile.length > SHOWN ? ` (top ${SHOWN} shown)` : ""}
+          {burned ? ` · ${burned} burned under it` : ""} · pile {version}
+        </p>
+      </div>
+      {challenge && <p class="challenge" data-testid="challenge">{challenge}</p>}
+      {slap && (
+        <p class={"slap-verdict " + slap.status} role="status" data-testid="slap-verdict">
+          {slap.status === "sent" ? "You slap! Waiting for the verdict..." : slap.status === "refused" ? `Slap refused: ${slap.text}` : slap.text}
+        </p>
+      )}
+      {me !== null && (
+        <div class="actions" role="group" aria-label="Your moves">
+          <ActButton label="Play a card" keyHint="Enter" onClick={play} primary testid="act-play" disabled={!legal.includes("play")} />
+          {legal.includes("collect") && <ActButton label="Collect the pile" keyHint="C" onClick={collect} testid="act-collect" />}
+          <ActButton label="Slap" keyHint="Space" onClick={doSlap} testid="act-slap" disabled={!canSlap} />
+        </div>
+      )}
+    </div>
+  );
+}
