@@ -516,9 +516,7 @@ class State(ABC, Generic[A]):
         for text that is not an action) and leaves the state exactly as it was.
         """
         t = self._check_time(time)
-        act: A = (
-            cast(A, self.game.parse_action(action)) if isinstance(action, str) else action
-        )
+        act: A = cast(A, self.game.parse_action(action)) if isinstance(action, str) else action
         self.check(seat, act)
         if t is not None:
             self._time = t

@@ -159,15 +159,16 @@ def _parse_json(text: str) -> Any:
     """``text`` as JSON, or :class:`RecordError` naming what is wrong."""
     if len(text) > MAX_RECORD_CHARS:
         raise RecordError(
-            f"the record is {len(text):,} characters long; records are at most "
-            f"{MAX_RECORD_CHARS:,}"
+            f"the record is {len(text):,} characters long; records are at most {MAX_RECORD_CHARS:,}"
         )
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise RecordError(f"the record is not valid JSON: {exc}") from None
     except RecursionError:
-        raise RecordError("the record is not a game record: its JSON is nested too deeply") from None
+        raise RecordError(
+            "the record is not a game record: its JSON is nested too deeply"
+        ) from None
     except ValueError as exc:  # an integer too long to read
         raise RecordError(f"the record is not a game record: {exc}") from None
 
