@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.games.rat_a_tat_cat.helpers import play, start
 
 import ratgames
 from ratgames.core.errors import RecordError
 from ratgames.core.rng import Rng
 from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK, PEEK, RatState
-from tests.games.rat_a_tat_cat.helpers import play, start
 
 POWER = {"PEEK", "SWAP", "DRAW2"}
 
