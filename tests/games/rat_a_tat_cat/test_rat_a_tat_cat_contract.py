@@ -173,6 +173,7 @@ def _events_of_long_games() -> tuple[RatState, list[dict[str, Any]]]:
                 action = legal[-1]  # discard, or pass on a power card, now and then
             state.apply(seat, action)
         events.extend(state.snapshot()["events"])
+    assert isinstance(state, RatState)
     return state, events
 
 

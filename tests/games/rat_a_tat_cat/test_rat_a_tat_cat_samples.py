@@ -186,6 +186,7 @@ def test_a_sample_keeps_nothing_of_the_real_deal_or_seed() -> None:
     play_seat = state.seats_to_act()[0]
     state.apply(play_seat, "draw")
     sample = state.sample_consistent(1, Rng(5))
+    assert isinstance(sample, RatState)
     assert sample.sampled and sample.seed is None and sample.events() == []
     assert sample.deal0 == {}
     with pytest.raises(RecordError):
