@@ -356,13 +356,16 @@ clubs and spades.  Each player only ever plays her own cards.
 Each player shuffles her own 26 cards, takes 8 into her hand and keeps the other 18 face down
 as her own stock.  The first dealer is chosen by lot; the deal format is
 `{{"dealer": "red"|"black", "red": {{"hand": [8 cards], "stock": [18 cards, top first]}},
-"black": {{...}}}}`.
+"black": {{...}}}}`.  Such a deal must place each of a colour's 26 cards exactly once in
+its hand and stock, written as text (`"10H"`); anything else is refused with the reason.
 
 ## Caging the rats
 The non-dealer puts two cards from her hand face up as her rats (`cage 5H 9D`), then the dealer
 cages two of hers.  A rat wants as many captures of its own suit as its pips: ace 1, two to ten
-their number, jack, queen and king 10.  Rat 1 is the lower of the two cards (the `cage` action
-is always written lower card first), rat 2 the higher.
+their number, jack, queen and king 10.  Rat 1 is the lower of the two cards (in card order:
+rank, then clubs, diamonds, hearts, spades), rat 2 the higher.  The `cage` action is written
+lower card first; typed, the two cards may come in either order (`cage 9D 5H` is `cage 5H 9D`),
+but an action object must name two different cards of one colour, lower first.
 
 ## A lead
 There are 16 leads a deal, 8 for each player, alternating, the non-dealer first.
@@ -406,7 +409,8 @@ tied, deals go on until the tie is broken.
 Both players' rats and how many captures each rat holds are public, as is every card played face
 up (offers, bids, tops), which players remember.  Hands, stock order and cards thrown face down
 are hidden (a player knows her own throws).  Fed captures are face down: their suit follows from
-the rat, and players remember the capture as it was offered.
+the rat, and players remember the capture as it was offered.  In the play-by-play, a card
+thrown face down is named only to its thrower.
 
 ## Where the rule sheet is silent
 - Rats may share a suit.  Two hungry rats of the capture's suit, or two already full: the
