@@ -134,7 +134,15 @@ export function TablePage(p: { code: string }): JSX.Element {
         />
       ) : (
         <div class="play">
-          <section class="board" aria-label="Game table">
+          <section
+            class="board"
+            aria-label="Game table"
+            data-testid="board"
+            data-seq={state!.seq}
+            data-seat={model.seat ?? ""}
+            data-legal={state!.legal.length}
+            data-over={state!.outcome ? "1" : "0"}
+          >
             <GameView
               game={table.game}
               state={state!}
@@ -325,7 +333,7 @@ function WaitingRoom(p: {
                 {i === p.model.seat ? " (you)" : ""}
                 {s.kind === "person" && !s.connected ? " (not connected)" : ""}
               </span>
-              {p.model.host && (
+              {p.model.host && i !== p.model.seat && (
                 <select
                   aria-label={`Seat ${i + 1}`}
                   value={s.kind === "bot" ? `bot:${s.name}` : s.kind === "open" ? "open" : "person"}
