@@ -105,8 +105,9 @@ def _fail(message: str) -> NoReturn:
 
 def default_record_dir() -> Path:
     """Where ``ratgames play`` saves records: $RATGAMES_HOME/records, or ~/.ratgames/records."""
-    home = os.environ.get("RATGAMES_HOME")
-    return (Path(home) if home else Path.home() / ".ratgames") / "records"
+    from .tui.session import default_record_dir as folder
+
+    return folder()
 
 
 def _setup(game_id: str, players: int | None, option: Sequence[str]) -> Game:
@@ -215,18 +216,25 @@ def bots(game: str) -> None:
 
 
 @app.command()
-@game_argument()
+@click.argument("game", metavar="[GAME]", required=False, shell_complete=_complete_game)
 @players_option
 @click.option(
     "--bots",
     "-b",
     multiple=True,
     metavar="BOT",
-    help="Bots for the other seats: NAME or NAME:k=v,...",
+    help="Bots for the other seats: NAME or NAME:k=v,... (the last fills the rest).",
 )
 @option_option
 @click.option("--seed", "-s", type=int, default=None, help="Seed for the shuffles.")
 @click.option("--seat", type=int, default=1, show_default=True, help="Your seat, from 1.")
+@click.option(
+    "--people",
+    type=int,
+    default=1,
+    show_default=True,
+    help="People at this keyboard (hot-seat): they take the seats from --seat on.",
+)
 @click.option(
     "--level",
     type=click.Choice(["easy", "normal", "hard", "expert"]),
@@ -234,61 +242,219 @@ def bots(game: str) -> None:
     help="Bot strength, instead of --bots.",
 )
 @click.option(
+    "--pace",
+    type=click.FloatRange(0.0, 10.0),
+    default=0.6,
+    show_default=True,
+    help="Seconds a bot waits before a turn-based move (+/- change it while playing).",
+)
+@click.option(
     "--record-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Where to save the record (default ~/.ratgames/records, or $RATGAMES_HOME/records).",
+    help="Where records are saved (default ~/.ratgames/records, or $RATGAMES_HOME/records).",
 )
 @click.option("--no-record", is_flag=True, help="Do not save a record.")
+@click.option(
+    "--resume",
+    "resume_from",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[RECORD]",
+    help="Take up an unfinished game where it stopped: RECORD, or the newest one "
+    "(of GAME if given).",
+)
+@click.pass_context
 def play(
-    game: str,
+    ctx: click.Context,
+    game: str | None,
     players: int | None,
     bots: tuple[str, ...],
     option: tuple[str, ...],
     seed: int | None,
     seat: int,
+    people: int,
     level: str | None,
+    pace: float,
     record_dir: Path | None,
     no_record: bool,
+    resume_from: str | None,
 ) -> None:
-    """Play a game in the terminal against bots; the record is saved at the end."""
+    """Play a game in the terminal against bots, or with others at one keyboard.
+
+    The record is saved as you play (ctrl+q asks before leaving; a closed terminal loses
+    nothing): 'ratgames play --resume' takes up the last unfinished game exactly where it
+    stopped.  In the game, ? shows the keys and the rules.
+
+    \b
+    Examples:
+      ratgames play rat-a-tat-cat --level hard
+      ratgames play rats --players 3 --people 2     two people and a bot
+      ratgames play --resume                        the last unfinished game
+    """
+    folder = record_dir or default_record_dir()
+    if resume_from is not None:
+        given = [
+            name
+            for name in ("players", "bots", "option", "seed", "seat", "people", "level")
+            if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+        ]
+        if given:
+            flags = ", ".join("--" + name for name in given)
+            _fail(f"--resume takes the game up as it was saved: leave out {flags}")
+        app_ = _resumed_app(game, resume_from, folder, no_record, pace)
+    else:
+        if game is None:
+            _fail("which game? e.g. 'ratgames play rat-a-tat-cat' ('ratgames games' lists them)")
+        app_ = _new_app(game, players, bots, option, seed, seat, people, level, pace)
+        if not no_record:
+            _check_writable_folder(folder, "--record-dir")
+            app_.record_dir = folder
+    _run_play(app_)
+
+
+def _new_app(
+    game: str,
+    players: int | None,
+    bots: Sequence[str],
+    option: Sequence[str],
+    seed: int | None,
+    seat: int,
+    people: int,
+    level: str | None,
+    pace: float,
+) -> Any:
+    from .tui.play import PlayApp
+
     g = _setup(game, players, option)
     if not 1 <= seat <= g.players:
         _fail(f"--seat must be from 1 to {g.players}")
+    if not 1 <= people <= g.players:
+        _fail(f"--people must be from 1 to {g.players} (the players of this game)")
+    humans = [(seat - 1 + k) % g.players for k in range(people)]
+    count = g.players - people
     if level is not None:
         if bots:
             _fail("give either --level or --bots, not both")
         from .levels import level_bot
 
-        specs = [level_bot(game, level)] * (g.players - 1)
+        specs = [level_bot(game, level)] * count
+    elif count:
+        specs = _bot_list(g, bots, count, _default_bot(game))
     else:
-        specs = _bot_list(g, bots, g.players - 1, _default_bot(game))
-    from .tui.play import PlayApp
-
-    seat_index = seat - 1
+        if bots:
+            _fail("every seat is taken by a person: there is no seat for --bots")
+        specs = []
+    panel = _panel_class(g)
+    if g.real_time and people > panel.max_people:
+        _fail(
+            f"{g.title} is played in real time and its table takes at most "
+            f"{panel.max_people} person(s) at one keyboard"
+        )
     rng_seed = seed if seed is not None else int.from_bytes(os.urandom(4), "little")
     bot_objs: list[Any] = []
     names: list[str] = []
+    seeds: list[int | None] = []
     it = iter(specs)
     for s in range(g.players):
-        if s == seat_index:
+        if s in humans:
             bot_objs.append(None)
-            names.append("You")
+            names.append("You" if people == 1 else g.seat_name(s))
+            seeds.append(None)
         else:
             spec = next(it)
             bot_objs.append(make_bot(g, spec, seed=rng_seed + s))
             names.append(f"{g.seat_name(s)} ({parse_bot_spec(spec)[0]})")
-    app_ = PlayApp(
+            seeds.append(rng_seed + s)
+    return PlayApp(
         g,
         bot_objs,
         seed=rng_seed,
-        seat=seat_index,
+        seat=humans[0],
         names=names,
-        record_dir=None if no_record else (record_dir or default_record_dir()),
+        seeds=seeds,
+        level=level,
+        bot_pause=pace,
     )
-    app_.run()
-    if app_.record_path is not None and app_.record_path != Path():
-        console.print(f"Record saved: {app_.record_path}")
+
+
+def _panel_class(game: Game) -> Any:
+    from .tui.base import game_module
+
+    return game_module(game, "tui").Panel
+
+
+def _resumed_app(game: str | None, which: str, folder: Path, no_record: bool, pace: float) -> Any:
+    from .core.errors import RecordError
+    from .tui.play import PlayApp
+    from .tui.session import resume, unfinished_records
+
+    if game is not None:
+        game_class(game)  # an unknown game is named as such
+    path: Path | None
+    if which and Path(which).expanduser().exists():
+        path = Path(which).expanduser()
+    elif which and which not in game_ids():
+        _fail(f"no record {which!r} to resume (give a record file, or nothing for the last game)")
+    else:
+        only = which or game
+        found = unfinished_records(folder, only)
+        if not found:
+            of = f" of {only}" if only else ""
+            _fail(f"no unfinished game{of} to resume in {folder}")
+        path = found[0]
+    try:
+        resumed = resume(path)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+    if not no_record:
+        _check_writable_folder(path.parent, "the record's folder")
+    app_ = PlayApp(
+        resumed.game,
+        resumed.bots,
+        state=resumed.state,
+        names=resumed.names,
+        seeds=resumed.seeds,
+        level=resumed.level,
+        clock=resumed.clock,
+        record_dir=None if no_record else path.parent,
+        record_path=None if no_record else path,
+        bot_pause=pace,
+    )
+    err.print(f"Resuming {resumed.game.title} from {path}", highlight=False)
+    return app_
+
+
+def _run_play(app_: Any) -> None:
+    """Run the play app; whatever happens, an unfinished game is saved, and said so."""
+    try:
+        app_.run()
+    finally:
+        path = app_.save_progress()
+        for saved in app_.saved:
+            if saved == path and not app_.state.is_over():
+                console.print(
+                    f"Game saved: {saved}\nTake it up again with: ratgames play --resume",
+                    highlight=False,
+                )
+            else:
+                console.print(f"Record saved: {saved}", highlight=False)
+    code = app_.return_code or 0
+    if code:
+        raise SystemExit(code)
+
+
+def _check_writable_folder(folder: Path, what: str) -> None:
+    """Fail now, in one line, if records or results cannot be written to ``folder``."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".ratgames-check-"):
+            pass
+    except OSError as exc:
+        _fail(f"cannot write to {folder} ({what}): {exc.strerror or exc}")
 
 
 @dataclass

@@ -19,19 +19,33 @@ if TYPE_CHECKING:
 class Host(Protocol):
     """What a panel may ask of the app that hosts it."""
 
-    def submit(self, action: Action) -> None:
-        """Offer an action for the human seat; a refused one is reported to the player."""
+    def submit(self, action: Action, seat: int | None = None) -> None:
+        """Offer an action for the panel's seat (or for ``seat``, one of the panel's
+        ``people``); a refused one is reported to the player in the status line."""
 
     def say(self, message: str) -> None:
         """Show a line in the message log."""
+
+    def refuse(self, message: str) -> None:
+        """A key that does nothing now: say why in the status line (and the log), with a bell."""
 
 
 class GamePanel(Widget, can_focus=True):
     """The table as one seat sees it.  Subclasses draw it and bind keys to actions.
 
     The app calls :meth:`show` after every change with the seat's observation, its legal actions
-    and the seats that may act.  To act, a panel calls ``self.host.submit(action)``.
+    and the seats that may act.  To act, a panel calls ``self.host.submit(action)``; for a key
+    that does nothing now it calls ``self.host.refuse(why)``, which the status line shows.
+
+    Several people at one keyboard (hot-seat): in a turn-based game the app gives each person a
+    panel of their own and covers the table between them.  In a real-time game everyone plays at
+    once on one panel: a panel class that can take ``max_people`` people (each with their own
+    keys) gets their seats as ``people`` (``people[0]`` is ``seat``) and submits with
+    ``self.host.submit(action, seat)``.
     """
+
+    max_people: ClassVar[int] = 1
+    """How many people this panel lets play at once in a real-time game (keys for each)."""
 
     DEFAULT_CSS = """
     GamePanel { height: auto; min-height: 12; padding: 0 1; }
@@ -43,6 +57,7 @@ class GamePanel(Widget, can_focus=True):
         self.seat = seat
         self.host = host
         self.memory_aid = memory_aid
+        self.people: list[int] = [seat]
 
     def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
         """Redraw for a new observation."""
@@ -51,6 +66,12 @@ class GamePanel(Widget, can_focus=True):
     def help_line(self) -> str:
         """One line naming the keys."""
         return ""
+
+    def round_summary(self, observation: dict[str, Any]) -> Text | str | None:
+        """What the reveal between rounds shows, given the seat's observation just after a
+        round ended (everyone's cards and the scores); None lets the app tell the round's last
+        events in words."""
+        return None
 
 
 class ObservingPanel(GamePanel):
