@@ -91,10 +91,11 @@ class PlayApp(App[None]):
     """One game between people at one keyboard and bots, then perhaps more games."""
 
     TITLE = "ratgames"
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     #table { height: auto; max-height: 70%; }
     #log { height: 1fr; min-height: 3; border-top: solid $primary; }
-    #status { height: 1; background: $boost; padding: 0 1; }
+    #status { height: auto; max-height: 2; background: $boost; padding: 0 1; }
     #hint { height: auto; max-height: 3; background: $boost; color: $text-muted; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -203,8 +204,10 @@ class PlayApp(App[None]):
         self.sub_title = self._subtitle()
 
     def _subtitle(self) -> str:
+        if self.watching:
+            return f"{self.game.title}: watching from {self.game.seat_name(self.seat)}'s chair"
         if len(self.people) == 1:
-            return f"{self.game.title}: you are {self.names[self.seat]}"
+            return f"{self.game.title}: you are {self.game.seat_name(self.seat)}"
         return f"{self.game.title}: {self.names[self.seat]} at the keyboard"
 
     def compose(self) -> ComposeResult:
@@ -522,18 +525,18 @@ class PlayApp(App[None]):
 
     def action_help(self) -> None:
         """?: the keys (the game's and the app's) and the rules of the game being played."""
-        keys: list[KeyHelp] = []
-        seen: set[tuple[str, str]] = set()
+        grouped: dict[tuple[bool, str], list[str]] = {}
         for active in self.screen.active_bindings.values():
             binding = active.binding
-            if not binding.description or binding.action.startswith("after"):
+            if active.node not in (self.panel, self) or binding.action.startswith("after"):
                 continue
             label = self.get_key_display(binding)
-            if (label, binding.description) in seen:
-                continue
-            seen.add((label, binding.description))
-            keys.append(KeyHelp(label, binding.description))
-        keys.sort(key=lambda k: (k.what in {"Quit", "Help"}, len(k.key) > 1, k.key))
+            if not binding.description or binding.description == label:
+                continue  # digits and the like: the short line below names them
+            labels = grouped.setdefault((active.node is self, binding.description), [])
+            if label not in labels:
+                labels.append(label)
+        keys = [KeyHelp(" ".join(labels), what) for (_, what), labels in grouped.items()]
         line = self.panel.help_line()
         rules = (f"**Keys in short:** {line}\n\n" if line else "") + self.game.rules()
         self.open_screen(HelpScreen(self.game.title, keys, rules))
