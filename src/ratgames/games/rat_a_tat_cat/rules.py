@@ -1411,11 +1411,14 @@ class RatState(State[Act]):
                 split -= 1
             places = free[pool]
             rest = numbers[pool]
-            if split < len(pool_cards):  # power cards go to places that may hold any card
-                rng.shuffle(places)
-                for c, place in zip(pool_cards[split:], places, strict=False):
-                    values[place] = c
-                rest = places[len(pool_cards) - split :] + rest
+            power = len(pool_cards) - split
+            if power:  # power cards go to places that may hold any card, chosen at random
+                size = len(places)
+                for k in range(power):
+                    j = k + rng.randbelow(size - k)
+                    places[k], places[j] = places[j], places[k]
+                    values[places[k]] = pool_cards[split + k]
+                rest = places[power:] + rest
             else:
                 rest = places + rest
             nums = pool_cards[:split]
