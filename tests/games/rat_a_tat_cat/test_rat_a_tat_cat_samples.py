@@ -194,3 +194,25 @@ def test_a_sample_keeps_nothing_of_the_real_deal_or_seed() -> None:
     # Its later chance events (a new round's deal) come from the sample's own generator.
     twin = state.sample_consistent(1, Rng(5))
     assert twin.snapshot() == sample.snapshot()
+
+
+def test_within_those_bounds_every_place_is_as_likely_to_hold_a_power_card() -> None:
+    """Seat 2 kept a drawn card in its slot 2: that slot holds a number card, and the nine
+    hidden power cards spread evenly over every other place seat 1 has not seen."""
+    state = start([["1", "7", "8", "2"], ["3", "9", "9", "4"]], draw=["0", "6", "2"])
+    play(state, "1:draw", "1:discard", "1:end", "2:draw", "2:replace 2", "2:end")
+    free = [(1, 0), (1, 2), (1, 3), (0, 1), (0, 2)]
+    places = len(free) + state.observation(0)["draw_pile"]
+    expected = 9 / places
+    n = 3000
+    counts = dict.fromkeys(free, 0)
+    on_top = 0
+    for i in range(n):
+        sample = state.sample_consistent(0, Rng(i))
+        for seat, slot in free:
+            counts[seat, slot] += sample.card_in(seat, slot) >= PEEK
+        assert sample.card_in(1, 1) < PEEK
+        on_top += sample.draw[-1] >= PEEK
+    sigma = (expected * (1 - expected) / n) ** 0.5
+    for place, count in [*counts.items(), ("top of the draw pile", on_top)]:
+        assert abs(count / n - expected) < 4 * sigma, place
