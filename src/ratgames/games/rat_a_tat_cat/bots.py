@@ -297,7 +297,8 @@ class KeptCards:
 
     * a card a player put in its row from the draw pile is lower than the card it threw out
       (or than an unknown card's worth, if it did not know that card), by ``KEEP_MARGIN``; and
-      it is a number card (a drawn power card is used, never kept);
+      it is a number card (a drawn power card is used, never kept: the samples of
+      ``sample_consistent`` already respect that, the model checks it again);
     * the player threw out its worst card: every other card of its row that it knew is at most
       the one thrown out;
     * a player who threw away a drawn card saw no use for it: every card of its row that it knew
