@@ -99,7 +99,8 @@ async def test_a_press_just_after_a_bot_took_the_pile_is_too_late_not_bad(
     play_table: OpenTable, clock: Clock
 ) -> None:
     state = doubles_on_the_table()
-    bot = "heuristic:level=perfect,play_ms=5000"  # slaps the doubles 0.15 s after it sees them
+    # The bot slaps the doubles 0.6 s after it sees them (on the wall clock).
+    bot = "heuristic:level=perfect,reaction_ms=600,play_ms=5000"
     async with play_table(state, [None, bot], seed=3) as ui:
         clock.now = 101.0  # the doubles have been on the screen for a second
         await wait_for(ui, lambda: ui.app.state.piles_won == 1)
@@ -116,7 +117,8 @@ async def test_a_press_well_after_the_pile_was_taken_is_a_bad_slap(
     play_table: OpenTable, clock: Clock
 ) -> None:
     state = doubles_on_the_table()
-    async with play_table(state, [None, "heuristic:level=perfect,play_ms=5000"], seed=3) as ui:
+    bot = "heuristic:level=perfect,reaction_ms=600,play_ms=5000"
+    async with play_table(state, [None, bot], seed=3) as ui:
         clock.now = 101.0
         await wait_for(ui, lambda: ui.app.state.piles_won == 1)
         clock.now = 101.0 + MIN_REACTION + 0.05  # time enough to see the empty table
@@ -129,7 +131,7 @@ async def test_a_bot_slapping_just_after_you_took_the_pile_is_too_late_not_bad(
     play_table: OpenTable, clock: Clock
 ) -> None:
     state = doubles_on_the_table()
-    bot = "heuristic:level=perfect,reaction_ms=600,play_ms=5000"
+    bot = "heuristic:level=perfect,reaction_ms=1500,play_ms=5000"
     async with play_table(state, [None, bot], seed=3) as ui:
         clock.now = 100.5  # you have seen the doubles for half a second; the bot is slower
         await ui.pilot.press("s")

@@ -112,13 +112,14 @@ class ReflexBot(Bot):
             return None
         move: Action | None = legal[0] if type(legal[0]) is Move else None
         slap = legal[-1] if type(legal[-1]) is Slap else None
-        version = slap.version if slap is not None else int(view.observation()["pile_version"])
+        seen = view.observation(events=False)  # the bot reads the table, not the play-by-play
+        version = slap.version if slap is not None else int(seen["pile_version"])
         if version != self._version:
             # A new pile: decide once what to do about it, timed from now.
             self._version = version
             self._seen_at = view.now
             rng = self.rng
-            if slap is not None and view.observation()["slappable"] is not None:
+            if slap is not None and seen["slappable"] is not None:
                 self._slap = rng.random() >= self.miss
             else:
                 self._slap = slap is not None and rng.random() < self.false_slap
@@ -134,7 +135,7 @@ class ReflexBot(Bot):
     def act(self, view: SeatView) -> Action:
         """Outside real time: slap a slappable pile, else play or collect, else slap."""
         legal = view.legal_actions()
-        if len(legal) > 1 and view.observation()["slappable"] is not None:
+        if len(legal) > 1 and view.observation(events=False)["slappable"] is not None:
             return legal[-1]
         return legal[0]
 

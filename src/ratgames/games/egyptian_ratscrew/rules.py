@@ -569,7 +569,8 @@ cycle); without slaps also `cards` and `tricks` in the convention of the publish
 class RatscrewState(State[RatscrewAction]):
     """A game of Egyptian Ratscrew in progress.
 
-    Public events are kept as a chain of plain tuples ``(previous, EventClass, *fields)``, the
+    Public events are kept as a chain of plain lists ``[previous, json, EventClass, *fields]``
+    (``json`` None until an observation first asks for the event's JSON, then kept), the
     latest last, cut back to the latest :data:`EVENTS_SHOWN` once it holds twice as many; they
     become :mod:`events <ratgames.games.egyptian_ratscrew.events>` objects and JSON only when an
     observation asks for them.
@@ -639,7 +640,7 @@ class RatscrewState(State[RatscrewAction]):
         self.slaps = 0
         self.bad = 0
         self.late = 0
-        self.ev: tuple[Any, ...] | None = None
+        self.ev: list[Any] | None = None
         self.ev_len = 0
         self.n_events = 0
         self.end_reason = ""
@@ -923,19 +924,19 @@ class RatscrewState(State[RatscrewAction]):
         self.n_events += 1
         if self.ev_len >= _EVENTS_KEPT:
             self._trim_events()
-        self.ev = (self.ev, *event)
+        self.ev = [self.ev, None, *event]
         self.ev_len += 1
 
     def _trim_events(self) -> None:
         """Cut the chain back to its latest ``EVENTS_SHOWN - 1`` events (room for one more)."""
-        chain: tuple[Any, ...] | None = None
+        chain: list[Any] | None = None
         for node in self._recent_nodes()[1:]:
-            chain = (chain, *node[1:])
+            chain = [chain, *node[1:]]
         self.ev = chain
         self.ev_len = EVENTS_SHOWN - 1
 
-    def _recent_nodes(self) -> list[tuple[Any, ...]]:
-        out: list[tuple[Any, ...]] = []
+    def _recent_nodes(self) -> list[list[Any]]:
+        out: list[list[Any]] = []
         node = self.ev
         while node is not None and len(out) < EVENTS_SHOWN:
             out.append(node)
@@ -945,11 +946,19 @@ class RatscrewState(State[RatscrewAction]):
 
     def recent_events(self) -> list[Event]:
         """The latest public events (at most ``EVENTS_SHOWN``), oldest first."""
-        return [node[1](*node[2:]) for node in self._recent_nodes()]
+        return [node[2](*node[3:]) for node in self._recent_nodes()]
 
     def _events_json(self) -> list[dict[str, JSON]]:
+        """The latest events as JSON (each built once, then copied: the chain shares its nodes
+        with clones, and a caller may change what it is given)."""
         game = self.game
-        return [event_json(game, e) for e in self.recent_events()]
+        out: list[dict[str, JSON]] = []
+        for node in self._recent_nodes():
+            known = node[1]
+            if known is None:
+                known = node[1] = event_json(game, node[2](*node[3:]))
+            out.append(dict(known))
+        return out
 
     # --- applying ---------------------------------------------------------------------------------
 
@@ -969,7 +978,7 @@ class RatscrewState(State[RatscrewAction]):
         self.played += 1
         if self.ev_len >= _EVENTS_KEPT:
             self._trim_events()
-        self.ev = (self.ev, Played, seat, card)
+        self.ev = [self.ev, None, Played, seat, card]
         self.ev_len += 1
         self.n_events += 1
         if not st:
