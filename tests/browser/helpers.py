@@ -83,7 +83,7 @@ class Player:
 
 def create_table(
     host: Player,
-    game_title: str,
+    game: str,
     players: int,
     seats: dict[int, str],
     options: dict[str, str | bool],
@@ -93,7 +93,7 @@ def create_table(
     page = host.page
     page.goto(host.base + "/")
     page.locator("#name").fill(host.name)
-    page.get_by_role("radio", name=game_title).check()
+    page.locator(f"input[name=game][value={game}]").check()
     page.locator("select[name=players]").select_option(str(players))
     for seat, kind in seats.items():
         page.locator(f"select[name=seat{seat + 1}]").select_option(kind)

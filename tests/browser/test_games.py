@@ -57,7 +57,7 @@ def black_cards(text: str) -> set[str]:
 
 def test_caged_rats_two_browsers_reload_and_no_hidden_cards(server: Server, browser: Browser):
     red, black = Player(browser, server.base, "Ann"), Player(browser, server.base, "Bob")
-    code = create_table(red, "Caged Rats", 2, {1: "open"}, {"single_deal": True})
+    code = create_table(red, "caged-rats", 2, {1: "open"}, {"single_deal": True})
     join_table(black, code)
     start(red, [black])
     reloaded = False
@@ -90,3 +90,92 @@ def test_caged_rats_two_browsers_reload_and_no_hidden_cards(server: Server, brow
     for p in (red, black):
         p.page.wait_for_url(re.compile(r"/t/(?!" + code + r")[A-Z0-9]{6}$"))
         expect(p.page.get_by_test_id("seats")).to_contain_text(f"{p.name} (you)")
+
+
+# --- Rat-a-Tat Cat -----------------------------------------------------------------------------
+
+
+def ratatat_move(p: Player) -> None:
+    page = p.page
+    prompt = page.get_by_test_id("prompt").inner_text()
+    if p.visible("act-knock"):
+        page.keyboard.press("k")
+    elif p.visible("act-draw"):
+        if p.moves % 2:
+            page.get_by_test_id("draw-pile").click()
+        else:
+            page.keyboard.press("d")
+    elif prompt.startswith("You drew"):
+        page.keyboard.press("x" if p.moves % 3 == 0 else "2")
+    elif prompt.startswith("Put the"):
+        page.keyboard.press("3")
+    elif prompt.startswith("Peek"):
+        page.get_by_test_id(f"slot-{p.board()['seat']}-1").click()
+    elif prompt.startswith("Swap"):
+        page.keyboard.press("1")
+        page.locator(".others button.card.live").first.click()
+    elif p.visible("act-noswap"):
+        page.keyboard.press("n")
+    elif p.visible("act-end"):
+        page.keyboard.press("e")
+    elif p.visible("act-take"):
+        page.keyboard.press("t")
+
+
+def test_rat_a_tat_cat_two_browsers_and_a_bot(server: Server, browser: Browser):
+    ann, bob = Player(browser, server.base, "Ann"), Player(browser, server.base, "Bob")
+    code = create_table(ann, "rat-a-tat-cat", 3, {1: "open", 2: "bot:normal"}, {"mode": "round"})
+    join_table(bob, code)
+    start(ann, [bob])
+    # The opening look: your two outer cards are shown, the inner ones are not.
+    me = ann.board()["seat"]
+    expect(ann.page.get_by_test_id(f"slot-{me}-1")).not_to_have_attribute("aria-label", re.compile("face down"))
+    expect(ann.page.get_by_test_id(f"slot-{me}-2")).to_have_attribute("aria-label", re.compile("face down"))
+    play_to_end([ann, bob], ratatat_move)
+    # The round's reveal shows every row.
+    for p in (ann, bob):
+        expect(p.page.get_by_test_id("round-result")).to_contain_text("Bob")
+    assert ann.moves and bob.moves
+
+
+# --- Rats --------------------------------------------------------------------------------------
+
+
+def rats_move(p: Player) -> None:
+    page = p.page
+    hints = page.locator("[data-testid=hints] button.chip")
+    if hints.count():
+        hints.first.click()
+        page.keyboard.press("p")
+        return
+    # Nothing beats the trick: choose cards until a discard is possible, then discard.
+    before = len(live_cards(p))
+    for card in live_cards(p):
+        if p.visible("act-discard"):
+            break
+        page.get_by_test_id(f"hand-{card}").click()
+    page.keyboard.press("x")
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('.hand button.card').length < n"
+        " || document.querySelector('[data-testid=board]').dataset.over === '1'",
+        arg=before,
+    )
+
+
+def test_rats_two_browsers_and_a_bot_then_the_replay(server: Server, browser: Browser):
+    ann, bob = Player(browser, server.base, "Ann"), Player(browser, server.base, "Bob")
+    code = create_table(ann, "rats", 3, {1: "open", 2: "bot:normal"}, {"max_rounds": "1"})
+    join_table(bob, code)
+    start(ann, [bob])
+    play_to_end([ann, bob], rats_move)
+    # The replay of this game, from Bob's seat, stepped with the arrow keys.
+    page = bob.page
+    page.get_by_role("link", name="Watch the replay").click()
+    expect(page.get_by_test_id("replay-step")).to_contain_text("move 0 of")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("replay-step")).to_contain_text("move 1 of")
+    expect(page.locator(".hand-box")).to_be_visible()
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("outcome")).to_be_visible()
+    page.get_by_role("link", name="All replays").click()
+    expect(page.get_by_test_id("records")).to_contain_text("rats")

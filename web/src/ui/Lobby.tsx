@@ -208,7 +208,8 @@ function NewTable(p: { games: GameInfo[]; name: string }): JSX.Element {
                 />
                 <strong>{g.title}</strong>{" "}
                 <span class="muted">
-                  {g.players[0]}-{g.players[g.players.length - 1]} players{g.real_time ? ", real time" : ""}
+                  {g.players[0] === g.players[g.players.length - 1] ? g.players[0] : `${g.players[0]}-${g.players[g.players.length - 1]}`} players
+                  {g.real_time ? ", real time" : ""}
                 </span>
               </label>
               <p class="summary">{g.summary}</p>

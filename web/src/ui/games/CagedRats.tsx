@@ -6,7 +6,7 @@ import { sortCards } from "../../cards";
 import { actionsFor, cageable, cageFor, phasePrompt, playable } from "../../games/caged";
 import type { Obj } from "../../protocol";
 import { Card } from "../Card";
-import { typing } from "../context";
+import { typing, useKeys } from "../context";
 import type { GameProps } from "../games";
 import { ActButton } from "../parts";
 
@@ -34,38 +34,33 @@ export function CagedRatsTable(p: GameProps): JSX.Element {
   const cage = cageFor(legal, chosen);
   const forCard = chosen.length === 1 && !caging ? actionsFor(legal, chosen[0]) : [];
 
-  useEffect(() => {
-    if (!p.live) return;
-    const onKey = (ev: KeyboardEvent) => {
-      if (typing(ev)) return;
-      const key = ev.key.toLowerCase();
-      if (key === "escape") setChosen([]);
-      else if (key === "1" || key === "2") {
-        const a = `feed ${key}`;
-        if (legal.includes(a)) {
-          ev.preventDefault();
-          act(a);
-        }
-      } else if (key === "c" && cage) {
+  useKeys((ev: KeyboardEvent) => {
+    if (typing(ev)) return;
+    const key = ev.key.toLowerCase();
+    if (key === "escape") setChosen([]);
+    else if (key === "1" || key === "2") {
+      const a = `feed ${key}`;
+      if (legal.includes(a)) {
         ev.preventDefault();
-        act(cage);
-      } else if ((key === "u" || key === "o" || key === "b") && forCard.length) {
-        const a = forCard.find((f) => !f.action.startsWith("throw"));
-        if (a) {
-          ev.preventDefault();
-          act(a.action);
-        }
-      } else if (key === "d" && forCard.length) {
-        const a = forCard.find((f) => f.action.startsWith("throw"));
-        if (a) {
-          ev.preventDefault();
-          act(a.action);
-        }
+        act(a);
       }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
+    } else if (key === "c" && cage) {
+      ev.preventDefault();
+      act(cage);
+    } else if ((key === "u" || key === "o" || key === "b") && forCard.length) {
+      const a = forCard.find((f) => !f.action.startsWith("throw"));
+      if (a) {
+        ev.preventDefault();
+        act(a.action);
+      }
+    } else if (key === "d" && forCard.length) {
+      const a = forCard.find((f) => f.action.startsWith("throw"));
+      if (a) {
+        ev.preventDefault();
+        act(a.action);
+      }
+    }
+  }, p.live);
 
   const colour = (s: number) => ["Red", "Black"][s];
   const seatLine = (s: number) => `${colour(s)}: ${p.names[s]}${s === me ? " (you)" : ""}`;

@@ -5,7 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { KEYS, lookingAt, parseSwap, prompt, slotAction, SLOTS, swapAction, visibleCard } from "../../games/ratatatcat";
 import type { Obj } from "../../protocol";
 import { Card } from "../Card";
-import { typing } from "../context";
+import { typing, useKeys } from "../context";
 import type { GameProps } from "../games";
 import { ActButton } from "../parts";
 
@@ -44,24 +44,19 @@ export function RatATatCatTable(p: GameProps): JSX.Element {
     if (swaps.some((s) => s.mine === slot)) setMine(mine === slot ? null : slot);
   };
 
-  useEffect(() => {
-    if (!p.live) return;
-    const onKey = (ev: KeyboardEvent) => {
-      if (typing(ev)) return;
-      const key = ev.key.toLowerCase();
-      if (key in KEYS && legal.includes(KEYS[key])) {
-        ev.preventDefault();
-        act(KEYS[key]);
-      } else if (/^[1-4]$/.test(key)) {
-        ev.preventDefault();
-        clickMine(Number(key) - 1);
-      } else if (key === "escape") {
-        setMine(null);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
+  useKeys((ev: KeyboardEvent) => {
+    if (typing(ev)) return;
+    const key = ev.key.toLowerCase();
+    if (key in KEYS && legal.includes(KEYS[key])) {
+      ev.preventDefault();
+      act(KEYS[key]);
+    } else if (/^[1-4]$/.test(key)) {
+      ev.preventDefault();
+      clickMine(Number(key) - 1);
+    } else if (key === "escape") {
+      setMine(null);
+    }
+  }, p.live);
 
   const players: number = obs.players ?? 0;
   const order = me === null ? [...Array(players).keys()] : [...Array(players).keys()].filter((s) => s !== me);

@@ -6,7 +6,7 @@ import { cardsIn, cardShort, sortCards } from "../../cards";
 import { discardable, hints, needed, nextDiscard, playsFor } from "../../games/rats";
 import type { Obj } from "../../protocol";
 import { Card } from "../Card";
-import { typing } from "../context";
+import { typing, useKeys } from "../context";
 import type { GameProps } from "../games";
 import { ActButton } from "../parts";
 
@@ -69,28 +69,23 @@ export function RatsTable(p: GameProps): JSX.Element {
     setChosen(cardsIn(beat[i]));
   };
 
-  useEffect(() => {
-    if (!p.live) return;
-    const onKey = (ev: KeyboardEvent) => {
-      if (typing(ev)) return;
-      const key = ev.key.toLowerCase();
-      if (key === "p" || (key === "enter" && plays.length && !(ev.target as HTMLElement)?.closest?.("button"))) {
-        ev.preventDefault();
-        play();
-      } else if (key === "x") {
-        ev.preventDefault();
-        discard();
-      } else if (key === "h") {
-        ev.preventDefault();
-        nextHint();
-      } else if (key === "escape") {
-        setChosen([]);
-        setHintAt(-1);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
+  useKeys((ev: KeyboardEvent) => {
+    if (typing(ev)) return;
+    const key = ev.key.toLowerCase();
+    if (key === "p" || (key === "enter" && plays.length && !(ev.target as HTMLElement)?.closest?.("button"))) {
+      ev.preventDefault();
+      play();
+    } else if (key === "x") {
+      ev.preventDefault();
+      discard();
+    } else if (key === "h") {
+      ev.preventDefault();
+      nextHint();
+    } else if (key === "escape") {
+      setChosen([]);
+      setHintAt(-1);
+    }
+  }, p.live);
 
   const players: number = view.players ?? 0;
   const lastTrick: Obj | null = (view.round_tricks ?? []).slice(-1)[0] ?? null;

@@ -5,7 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { challengeText, type Slap, slapAction, slapVerdict } from "../../games/ratscrew";
 import type { Obj } from "../../protocol";
 import { Card } from "../Card";
-import { typing } from "../context";
+import { typing, useKeys } from "../context";
 import type { GameProps } from "../games";
 import { ActButton } from "../parts";
 
@@ -46,27 +46,22 @@ export function RatscrewTable(p: GameProps): JSX.Element {
   const play = () => legal.includes("play") && p.act("play");
   const collect = () => legal.includes("collect") && p.act("collect");
 
-  useEffect(() => {
-    if (!p.live) return;
-    const onKey = (ev: KeyboardEvent) => {
-      if (typing(ev) || ev.repeat) return;
-      const key = ev.key.toLowerCase();
-      if (key === " " || key === "spacebar" || key === "s") {
+  useKeys((ev: KeyboardEvent) => {
+    if (typing(ev) || ev.repeat) return;
+    const key = ev.key.toLowerCase();
+    if (key === " " || key === "spacebar" || key === "s") {
+      ev.preventDefault();
+      doSlap();
+    } else if (key === "enter" || key === "p") {
+      if (legal.includes("play")) {
         ev.preventDefault();
-        doSlap();
-      } else if (key === "enter" || key === "p") {
-        if (legal.includes("play")) {
-          ev.preventDefault();
-          play();
-        }
-      } else if (key === "c") {
-        ev.preventDefault();
-        collect();
+        play();
       }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
+    } else if (key === "c") {
+      ev.preventDefault();
+      collect();
+    }
+  }, p.live);
 
   const pile: string[] = view.pile ?? [];
   const shown = pile.slice(-SHOWN);
