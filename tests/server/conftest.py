@@ -45,7 +45,7 @@ def start_server(url: str, settings: Settings | None = None) -> Running:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    app = create_app(url, settings or Settings(bot_pause=0.0, ping_interval=0.5))
+    app = create_app(url, settings or Settings(bot_pause=0.0, ping_interval=0.5, warm_pool=False))
     config = uvicorn.Config(
         app, ws_max_size=WS_MAX_SIZE, log_level="warning", lifespan="on", loop="asyncio"
     )

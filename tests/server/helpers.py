@@ -12,6 +12,9 @@ FAST_ER_BOT = "heuristic:level=perfect,play_ms=5"
 
 QUICK_OPTIONS: dict[str, dict[str, Any]] = {
     "egyptian-ratscrew": {"max_cards": 60},
+    "caged-rats": {"single_deal": True},
+    "rats": {"max_rounds": 2},
+    "rat-a-tat-cat": {"mode": "rounds=2"},
 }
 """Options that keep each game short in the tests."""
 
@@ -51,7 +54,9 @@ async def play_turns(client: TableClient, max_moves: int = 5000) -> int:
         moves_now = [a for a in client.legal if not a.startswith("slap")]
         if not moves_now:
             seq = client.state["seq"] if client.state else 0
-            await client.wait(lambda c: c.over or (c.state is not None and c.state["seq"] > seq))
+            await client.wait(
+                lambda c, s=seq: c.over or (c.state is not None and c.state["seq"] > s)
+            )
             continue
         try:
             await client.act(moves_now[0])

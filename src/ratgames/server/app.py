@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 from ratgames.core.bots import describe_bots
 from ratgames.core.registry import game_class, game_ids
 from ratgames.levels import levels_for
+from ratgames.webclient import mount as mount_client
 
 from . import store
 from .protocol import (
@@ -90,6 +91,8 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         engine = store.make_engine(url)
         await asyncio.to_thread(store.upgrade, engine)
         lobby = Lobby(engine, settings)
+        if lobby.settings.warm_pool:
+            lobby.warm()
         count = await lobby.load()
         log.info("database %s ready; %d tables brought back", engine.url, count)
         app.state.lobby = lobby
@@ -219,6 +222,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
                 await asyncio.wait_for(sender, timeout=1.0)
             sender.cancel()
 
+    mount_client(app)
     return app
 
 

@@ -34,6 +34,7 @@ from ratgames.levels import LEVEL_NAMES, level_bot
 from . import store
 from .fairness import Clock, RaceDesk, TokenBucket
 from .protocol import PROTOCOL_VERSION, CreateTable, TimeoutPolicy
+from .thinking import ready, think, warm_up
 
 log = logging.getLogger("ratgames.server")
 
@@ -221,6 +222,8 @@ class Settings:
     pool_workers: int = 1
     ping_interval: float = 2.0
     allowed_origins: tuple[str, ...] = ()
+    warm_pool: bool = True
+    """Start the search bots' processes with the server (else when first needed)."""
 
 
 @dataclass
@@ -607,8 +610,15 @@ class Table:
                 return
             if bot.turn_based_only:
                 sample = state.sample_consistent(seat, Rng(secrets.randbits(63)))
+                began = time.monotonic()
                 text, thought = await asyncio.get_running_loop().run_in_executor(
-                    self.lobby.pool(), _think, bot, sample, seat
+                    self.lobby.pool(), think, bot, sample, seat
+                )
+                log.debug(
+                    "table %s: seat %d thought for %.2f s",
+                    self.code,
+                    seat,
+                    time.monotonic() - began,
                 )
                 if self.player_for(seat) is bot:
                     self._replace_bot(seat, bot, thought)
@@ -715,20 +725,6 @@ def _sequence(ops: list[Callable[[Any], Any]]) -> Callable[[Any], list[Any]]:
     return run
 
 
-def _think(bot: Bot, sample: State, seat: int) -> tuple[str, Bot]:
-    """In a worker process: the bot's move on a state sampled from its seat's knowledge, and
-    the bot itself (its memory may have changed)."""
-    action = bot.act(SeatView(sample, seat))
-    return str(action), bot
-
-
-def _pool_init() -> None:
-    """Worker start: load the games and bots once."""
-    from ratgames.core.registry import game_ids
-
-    game_ids()
-
-
 # --- the lobby -----------------------------------------------------------------------------------
 
 
@@ -752,9 +748,15 @@ class Lobby:
             self._pool = ProcessPoolExecutor(
                 max_workers=max(1, self.settings.pool_workers),
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_pool_init,
+                initializer=warm_up,
             )
         return self._pool
+
+    def warm(self) -> None:
+        """Start the worker processes now, so that the first search move is not delayed."""
+        pool = self.pool()
+        for _ in range(max(1, self.settings.pool_workers)):
+            pool.submit(ready)
 
     def close(self) -> None:
         for table in self.tables.values():
