@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -228,3 +229,253 @@ def test_replay_text_steps_through_a_record(
     path.write_text(json.dumps(broken))
     code, _, err = run(capsys, "replay", str(path))
     assert code == 2 and "does not replay" in err
+
+
+# --- play: set-up, saving and resuming through the command line ------------------------------
+
+
+@pytest.fixture
+def no_screen(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """``PlayApp.run`` that plays a few moves and leaves at once (no terminal needed)."""
+    from ratgames.tui.play import PlayApp
+
+    apps: list[object] = []
+
+    def run(self: PlayApp) -> None:
+        apps.append(self)
+        for _ in range(3):
+            seat = self.state.seats_to_act()[0]
+            self.state.apply(seat, self.state.legal_actions(seat)[0])
+
+    monkeypatch.setattr(PlayApp, "run", run)
+    return apps
+
+
+def test_play_saves_an_unfinished_game_and_resume_takes_it_up(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, no_screen: list[object]
+) -> None:
+    home = ["--record-dir", str(tmp_path)]
+    code, out, err = run(capsys, "play", "rat-a-tat-cat", "-n", "3", "--level", "hard", *home)
+    assert code == 0, err
+    assert "Game saved: " in out and "ratgames play --resume" in out
+    [path] = tmp_path.glob("rat-a-tat-cat-*.json")
+    data = json.loads(path.read_text())
+    assert data["outcome"] is None and data["play"]["level"] == "hard"
+    assert data["seats"][0]["player"] == "human"
+    assert data["seats"][1]["player"].startswith("pimc:")
+    code, out, err = run(capsys, "play", "--resume", *home)
+    assert code == 0, err
+    assert f"Resuming Rat-a-Tat Cat from {path}" in err
+    resumed = no_screen[-1]
+    assert resumed.record_path == path  # type: ignore[attr-defined]
+    assert resumed.level == "hard"  # type: ignore[attr-defined]
+    assert len(json.loads(path.read_text())["events"]) > len(data["events"])
+    assert list(tmp_path.glob("*.json")) == [path], "saved over its own record"
+    # By file, and by game name.
+    assert run(capsys, "play", "--resume", str(path), *home)[0] == 0
+    assert run(capsys, "play", "rat-a-tat-cat", "--resume", *home)[0] == 0
+    code, _, err = run(capsys, "play", "--resume", "rats", *home)
+    assert code == 2 and f"no unfinished game of rats to resume in {tmp_path}" in err
+
+
+def test_hot_seat_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, no_screen: list[object]
+) -> None:
+    code, _, err = run(
+        capsys, "play", "rats", "--players", "3", "--people", "2", "--record-dir", str(tmp_path)
+    )
+    assert code == 0, err
+    app = no_screen[-1]
+    assert app.people == [0, 1] and app.names[:2] == ["Seat 1", "Seat 2"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "--resume"], "no unfinished game to resume in"),
+        (["play", "--resume", "nowhere.json"], "no record 'nowhere.json' to resume"),
+        (["play", "--resume", "--bots", "random"], "leave out --bots"),
+        (["play", "rats", "--resume", "--seed", "3"], "leave out --seed"),
+        (["play"], "which game?"),
+        (["play", "rats", "--people", "9"], "--people must be from 1 to 4"),
+        (["play", "caged-rats", "--people", "2", "--bots", "random"], "no seat for --bots"),
+        (
+            ["play", "egyptian-ratscrew", "-n", "4", "--people", "3"],
+            "at most 1 person(s) at one keyboard",
+        ),
+        (["play", "rats", "--pace", "-1"], "--pace"),
+        (["simulate", "rats", "-g", "2", "-b", "ismcts:c=nan"], "option 'c'"),
+        (["simulate", "rats", "-g", "2", "-b", "pimc:confidence=nan"], "option 'confidence'"),
+        (["simulate", "rats", "-g", "2", "--per-game"], "give --json FILE too"),
+        (["stats"], "no records in"),
+    ],
+)
+def test_play_and_other_mistakes_are_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    message: str,
+) -> None:
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path))
+    code, out, err = run(capsys, *args)
+    assert code == 2, out + err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_play_refuses_a_record_folder_it_cannot_write(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, _, err = run(capsys, "play", "rats", "--record-dir", str(blocker / "records"))
+    assert code == 2 and "cannot write to" in err and "--record-dir" in err
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_an_unwritable_output_fails_before_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    flag = {"simulate": "--json", "tournament": "--out"}[command]
+    args = [command, "test-high-card", "-g", "2", "-w", "1", "-b", "highest", "lowest"]
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, _, err = run(capsys, *args, flag, str(blocker / "x"))
+    assert code == 2 and "cannot write to" in err and flag in err
+    assert "games (" not in err, "nothing was played"
+
+
+def test_simulate_json_to_a_folder_is_refused_before_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(capsys, "simulate", "test-high-card", "-g", "2", "--json", str(tmp_path))
+    assert code == 2 and "is a directory" in err and "games (" not in err
+
+
+def test_simulate_says_which_bot_sits_where_and_keeps_games_when_asked(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out_file = tmp_path / "sim.json"
+    code, out, _ = run(
+        capsys,
+        "simulate",
+        "test-high-card",
+        "-n",
+        "3",
+        "-g",
+        "6",
+        "-w",
+        "1",
+        "-b",
+        "highest",
+        "random",
+        "--json",
+        str(out_file),
+        "--per-game",
+    )
+    assert code == 0
+    said = " ".join(out.split())
+    assert "Bots by seat in the first game: highest, random, random" in said
+    assert "(the last of the 2 bots given fills the other seats)" in said
+    data = json.loads(out_file.read_text())
+    assert len(data["per_game"]) == 6 and data["seat_bots"] == ["highest", "random", "random"]
+
+
+def test_the_sweep_table_fits_80_columns_with_plain_words(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    from rich.console import Console
+
+    import ratgames.cli as cli
+
+    monkeypatch.setattr(cli, "console", Console(width=80, force_terminal=False))
+    args = ["simulate", "rat-a-tat-cat", "-n", "2", "-o", "mode=round", "-g", "4", "-w", "1"]
+    code, out, _ = run(capsys, *args, "-b", "heuristic", "heuristic", "--sweep", "knock=4,8,12")
+    assert code == 0
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "…" not in out and "_" not in out.replace("knock=", "")
+    assert "knocker won" in out and "bots by seat: heuristic:knock=V, heuristic" in " ".join(
+        out.split()
+    )
+
+
+def test_stats_reads_your_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from ratgames.tui.session import seat_entries
+
+    game = ratgames.get_game("caged-rats")
+    bots = [None, make_bot(game, "random", seed=1)]
+    me_bot = make_bot(game, "random", seed=2)
+    results = []
+    for seed, level in ((1, "easy"), (2, "easy"), (3, "hard")):
+        state = game.new_state(seed=seed)
+        t = 0.0
+        while not state.is_over():
+            seat = state.seats_to_act()[0]
+            bot = bots[seat] or me_bot
+            t += 1.5
+            state.apply(seat, bot.act(ratgames.SeatView(state, seat)), time=t)
+        outcome = state.outcome()
+        assert outcome is not None
+        results.append((outcome.places[0], 0 in outcome.winners))
+        record = state.record(seat_entries(bots, ["You", "Bot"]), play={"level": level, "clock": t})
+        ratgames.save_record(record, tmp_path / f"caged-rats-{seed}.json")
+    unfinished = game.new_state(seed=9)
+    ratgames.save_record(unfinished.record(seat_entries(bots, ["You", "Bot"])), tmp_path / "u.json")
+    (tmp_path / "junk.json").write_text("[1, 2")
+    code, out, err = run(capsys, "stats", "--record-dir", str(tmp_path))
+    assert code == 0, err
+    wins = sum(1 for _, w in results if w)
+    places = sum(p for p, _ in results) / 3
+    row = next(line for line in out.splitlines() if "Caged Rats" in line and "│" in line)
+    cells = [c.strip() for c in row.split("│") if c.strip()]
+    assert cells[:5] == ["Caged Rats", "3", str(wins), f"{100 * wins / 3:.1f}%", f"{places:.2f}"]
+    assert "easy" in out and "hard" in out
+    assert "Unfinished: Caged Rats 1" in out and "1 file(s)" in out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe{}", "not UTF-8"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b"{" + b'"a":' * 1 + b"9" * 5000 + b"}", "digits"),
+    ],
+)
+def test_replay_of_a_corrupt_file_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    code, out, err = run(capsys, "replay", str(path), "--text")
+    assert code == 2 and message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in out + err
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda r: r["events"].append({"chance": "reshuffle", "outcome": 3}),
+        lambda r: r["events"][0].update(time="abc"),
+        lambda r: r["events"][0].update(time=-5),
+        lambda r: r.update(players=int("9" * 50)),
+        lambda r: r["events"].insert(0, {"chance": "x", "outcome": ["ZZ"]}),
+        lambda r: r["deal"].clear(),
+        lambda r: r.update(events="all of them"),
+        lambda r: r["events"][0].update(seat="0"),
+    ],
+)
+def test_replay_of_a_corrupt_record_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, corrupt: Any
+) -> None:
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+    state = play_game(game, [make_bot(game, "random", seed=1)] * 2, seed=5)
+    record = json.loads(json.dumps(state.record()))
+    corrupt(record)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    for args in (["replay", str(path), "--text"], ["play", "--resume", str(path)]):
+        code, out, err = run(capsys, *args)
+        assert code == 2, (args, out, err)
+        assert len(err.strip().splitlines()) == 1 and "Traceback" not in out + err

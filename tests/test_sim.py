@@ -32,17 +32,27 @@ needs_fork = pytest.mark.skipif(
 )
 
 
-def run(config: SimConfig, workers: int) -> tuple[sim.SimResult, list[int]]:
+def run(
+    config: SimConfig, workers: int, keep_games: bool = False
+) -> tuple[sim.SimResult, list[int]]:
     reports: list[int] = []
-    return simulate(config, workers=workers, on_progress=reports.append), reports
+    result = simulate(config, workers=workers, on_progress=reports.append, keep_games=keep_games)
+    return result, reports
 
 
 @needs_fork
 def test_workers_give_the_same_games_in_order_and_report_every_one() -> None:
     config = SimConfig(HighCard.id, 2, {"turns": 6}, ("random", "highest"), 3000, seed=5)
-    alone, alone_reports = run(config, workers=1)
-    pooled, pooled_reports = run(config, workers=2)
+    alone, alone_reports = run(config, workers=1, keep_games=True)
+    pooled, pooled_reports = run(config, workers=2, keep_games=True)
     assert pooled.summaries == alone.summaries
+    assert pooled.summaries is not None and len(pooled.summaries) == 3000
+    assert pooled.first_shares == alone.first_shares
+    assert {**pooled.to_json(), "seconds": 0, "games_per_second": 0} == {
+        **alone.to_json(),
+        "seconds": 0,
+        "games_per_second": 0,
+    }
     assert sum(alone_reports) == sum(pooled_reports) == 3000
     # Quick games go out in big chunks, so the per-chunk overhead stays small.
     assert max(pooled_reports) >= 50
@@ -65,3 +75,50 @@ def test_slow_games_report_progress_a_few_games_at_a_time(
     assert result.games == sum(reports) == 100
     assert reports[0] == 1
     assert max(reports) <= 2
+
+
+def _held(obj: object, seen: set[int] | None = None) -> int:
+    """The bytes an object holds, following containers and dataclasses (not shared configs)."""
+    import dataclasses
+    import sys
+
+    seen = set() if seen is None else seen
+    if id(obj) in seen or isinstance(obj, SimConfig):
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        size += sum(_held(getattr(obj, f.name), seen) for f in dataclasses.fields(obj))
+    elif isinstance(obj, dict):
+        size += sum(_held(k, seen) + _held(v, seen) for k, v in obj.items())
+    elif isinstance(obj, list | tuple):
+        size += sum(_held(v, seen) for v in obj)
+    return size
+
+
+def test_a_long_run_keeps_aggregates_not_every_game() -> None:
+    """A run keeps counters and two numbers a game (length, first bot's share), unless asked
+    for every game's summary."""
+    config = SimConfig(HighCard.id, 3, {"turns": 2}, ("random", "highest"), 600, seed=2)
+    lean = simulate(config, workers=1)
+    full = simulate(config, workers=1, keep_games=True)
+    assert lean.games == full.games == 600
+    per_game = _held(lean) / 600
+    assert per_game < 24, f"{per_game:.0f} bytes kept a game"
+    assert _held(full) / 600 > 300, "asked for, every game's summary is kept"
+
+
+def test_figures_come_out_of_the_aggregates() -> None:
+    config = SimConfig(HighCard.id, 3, {"turns": 4}, ("highest", "random"), 90, seed=1)
+    lean = simulate(config, workers=1)
+    full = simulate(config, workers=1, keep_games=True)
+    assert lean.summaries is None and full.summaries is not None
+    assert "per_game" not in lean.to_json() and len(full.to_json()["per_game"]) == 90
+    summaries = full.summaries
+    wins = sum(1.0 / len(g.winners) for g in summaries if g.entrants.index(0) in g.winners)
+    assert lean.entrants[0].wins == wins
+    assert list(lean.first_shares) == [
+        1.0 / len(g.winners) if g.entrants.index(0) in g.winners else 0.0 for g in summaries
+    ]
+    assert lean.length_stats() == full.length_stats()
+    assert lean.to_json()["seat_bots"] == ["highest", "random", "random"]

@@ -91,3 +91,32 @@ def test_intervals_resample_whole_deals() -> None:
     assert lo < 0.42 and hi > 0.58
     line = skill.pairing_lines()[0]
     assert "50.0% (95% CI" in line and "100 games on 50 deals" in line
+
+
+def test_a_clean_sweep_still_has_an_interval() -> None:
+    from ratgames.tournament import TournamentResult, bootstrap_intervals
+
+    sweep = TournamentResult(
+        "test-high-card", 2, {}, ["a", "b"], 40, scores={("a", "b"): (0.0, 40.0)}
+    )
+    sweep.outcomes = {("a", "b"): [0.0] * 40}
+    sweep.intervals, sweep.score_intervals = bootstrap_intervals(sweep)
+    lo, hi = sweep.score_intervals[("a", "b")]
+    assert lo == 0.0 and 0.1 < hi < 0.25  # 0 of 20 deals: Wilson's interval over deals
+    line = sweep.pairing_lines()[0]
+    assert line.startswith("b vs a: 100% (95% CI 8") and line.endswith(
+        "-100) over 40 games on 20 deals"
+    )
+
+
+def test_the_markdown_says_what_was_played(tmp_path: Path) -> None:
+    result = run_tournament(
+        "test-high-card", ["lowest", "highest"], 4, options={"turns": 6}, seed=3, workers=1
+    )
+    _, md = result.save(tmp_path / "t")
+    text = md.read_text()
+    assert "options: turns=6" in text and "seed: 3" in text
+    assert "`ratgames tournament test-high-card -n 2 -o turns=6 -g 4 -s 3 -b lowest highest`" in (
+        text
+    )
+    assert result.to_json()["seed"] == 3

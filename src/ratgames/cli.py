@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -20,13 +19,15 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    Task,
     TaskID,
     TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 from .core.bots import describe_bots, make_bot, parse_bot_spec
 from .core.errors import RatgamesError
@@ -85,7 +86,9 @@ def app() -> None:
       ratgames games                      the games, their player counts and options
       ratgames rules rat-a-tat-cat        how to play, with every house rule
       ratgames play rat-a-tat-cat         play in the terminal against bots
-      ratgames simulate rats --games 2000 --bots heuristic random
+      ratgames play --resume              take up your last unfinished game
+      ratgames stats                      your games, wins and places
+      ratgames simulate rats --games 200 --bots heuristic random
     """
 
 
@@ -195,6 +198,22 @@ def rules(game: str) -> None:
     console.print("Set options with [bold]--option name=value[/bold] (or -o name=value).")
 
 
+def bot_example(game_id: str) -> str:
+    """A bot of ``game_id`` with one parameter set, as typed after --bots (it always runs)."""
+    for name, _, params in describe_bots(game_id):
+        for p in params:
+            if p.choices:
+                value = p.choices[-1]
+            elif isinstance(p.default, bool):
+                value = not p.default
+            elif isinstance(p.default, float) and p.minimum is not None and p.maximum is not None:
+                value = round((p.minimum + p.maximum) / 2, 2)
+            else:
+                value = p.default
+            return f"{name}:{p.name}={_show(value)}"
+    return describe_bots(game_id)[0][0]
+
+
 @app.command()
 @game_argument()
 def bots(game: str) -> None:
@@ -208,7 +227,10 @@ def bots(game: str) -> None:
         ps = "\n".join(f"{p.name}={_show(p.default)}: {p.help}" for p in params) or "-"
         table.add_row(name, summary, ps)
     console.print(table)
-    console.print("Use as NAME or NAME:param=value,param=value, e.g. --bots heuristic:memory=0.6")
+    console.print(
+        f"Use as NAME or NAME:param=value,param=value, e.g. --bots {bot_example(game)}",
+        highlight=False,
+    )
     from .levels import levels_for
 
     levels = ", ".join(f"{level} = {spec}" for level, spec in levels_for(game).items())
@@ -422,7 +444,7 @@ def _resumed_app(game: str | None, which: str, folder: Path, no_record: bool, pa
         record_path=None if no_record else path,
         bot_pause=pace,
     )
-    err.print(f"Resuming {resumed.game.title} from {path}", highlight=False)
+    click.echo(f"Resuming {resumed.game.title} from {path}", err=True)
     return app_
 
 
@@ -443,6 +465,31 @@ def _run_play(app_: Any) -> None:
     code = app_.return_code or 0
     if code:
         raise SystemExit(code)
+
+
+def _check_writable_file(path: Path, what: str) -> None:
+    """Fail now, in one line, if ``path`` cannot be written when the run is over (so that a long
+    run does not end in an error that loses its results)."""
+    if path.is_dir():
+        _fail(f"{what} {path} is a folder; give a file name")
+    if path.exists() and not os.access(path, os.W_OK):
+        _fail(f"cannot write to {path} ({what}): permission denied")
+    _check_writable_folder(path.parent if str(path.parent) else Path(), what)
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole: through a temporary file moved into place."""
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _check_writable_folder(folder: Path, what: str) -> None:
@@ -510,14 +557,39 @@ class LogProgress:
             f"{task.description}: {task.done}/{task.total} games "
             f"({100 * task.done // max(task.total, 1)}%), {_clock_time(elapsed)} elapsed"
         )
-        if 0 < task.done < task.total:
-            left = elapsed * (task.total - task.done) / task.done
+        left = time_left(elapsed, task.done, task.total)
+        if left is not None and task.done < task.total:
             line += f", about {_clock_time(left)} left"
         click.echo(line, err=True)
 
 
 def _clock_time(seconds: float) -> str:
     return str(timedelta(seconds=round(seconds)))
+
+
+def time_left(elapsed: float, done: int, total: int) -> float | None:
+    """The time a run still needs at the average pace of the whole run so far (not of the last
+    few seconds: games finish in chunks, and a burst of finished games is not a change of pace).
+    None before any game has finished.
+
+    >>> time_left(150.0, 340, 1000)  # 34% done after 2.5 minutes
+    291.1764705882353
+    """
+    if done <= 0 or total <= 0:
+        return None
+    return elapsed * (total - done) / done
+
+
+class SteadyTimeLeft(ProgressColumn):
+    """The progress bar's time left, from the whole run's pace (see :func:`time_left`)."""
+
+    def render(self, task: Task) -> Text:
+        if task.finished:
+            return Text("done", style="progress.remaining")
+        left = time_left(task.elapsed or 0.0, int(task.completed), int(task.total or 0))
+        if left is None:
+            return Text("-:--:-- left", style="progress.remaining")
+        return Text(f"about {_clock_time(left)} left", style="progress.remaining")
 
 
 def _progress() -> Progress | LogProgress:
@@ -531,7 +603,7 @@ def _progress() -> Progress | LogProgress:
         MofNCompleteColumn(),
         TaskProgressColumn(),
         TimeElapsedColumn(),
-        TimeRemainingColumn(),
+        SteadyTimeLeft(),
         console=console,
         transient=False,
     )
@@ -581,6 +653,11 @@ def _progress() -> Progress | LogProgress:
     help="Vary a bot parameter: one run per value, reported as one table.",
 )
 @click.option("--sweep-all", is_flag=True, help="Apply --sweep to every bot, not only the first.")
+@click.option(
+    "--per-game",
+    is_flag=True,
+    help="Also write every game's result (bots by seat, winners, points, length) to --json.",
+)
 def simulate(
     game: str,
     games_: int,
@@ -593,11 +670,23 @@ def simulate(
     rotate: bool,
     sweep: str | None,
     sweep_all: bool,
+    per_game: bool,
 ) -> None:
     """Play bot-vs-bot games in parallel and report win rates, lengths and points.
 
+    --bots gives one bot per seat; the last one fills the seats left, so at four players
+    '--bots heuristic random' is one heuristic against three random bots.  The bots rotate
+    through the seats from game to game.  A run keeps totals, not every game (--per-game with
+    --json keeps those too).
+
     Progress goes to stderr: a bar on a terminal; otherwise (a pipe, a log file) a plain line at
-    the start, at every tenth of the games and every 30 seconds or so in between."""
+    the start, at every tenth of the games and every 30 seconds or so in between.
+
+    \b
+    Examples:
+      ratgames simulate rats --games 200 --bots heuristic random
+      ratgames simulate caged-rats -g 100 -b heuristic random --json caged.json
+      ratgames simulate rat-a-tat-cat -n 2 -o mode=round -g 200 --sweep knock=4,8,12"""
     from .sim import SimConfig, SimResult
     from .sim import simulate as run
 
@@ -605,6 +694,10 @@ def simulate(
         _fail("--games must be at least 1")
     if workers is not None and workers < 1:
         _fail("--workers must be at least 1")
+    if per_game and json_out is None:
+        _fail("--per-game writes every game into the --json file: give --json FILE too")
+    if json_out is not None:
+        _check_writable_file(json_out, "--json")
     g = _setup(game, players, option)
     specs = _bot_list(g, bots, g.players, "random")
     if len(set(specs)) == 1 and not bots:
@@ -637,20 +730,20 @@ def simulate(
             def advance(k: int, task: TaskID = task) -> None:
                 progress.advance(task, k)
 
-            results.append((label_value, run(config, workers=workers, on_progress=advance)))
+            result = run(config, workers=workers, on_progress=advance, keep_games=per_game)
+            results.append((label_value, result))
     if sweep:
         _print_sweep(g, param, results)
     else:
-        _print_result(g, results[0][1])
+        _print_result(g, results[0][1], given=len(bots))
     if json_out is not None:
         payload: Any = (
             results[0][1].to_json()
             if not sweep
             else {"sweep": param, "runs": [{"value": v, **r.to_json()} for v, r in results]}
         )
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-        console.print(f"Figures written to {json_out}")
+        _write_text(json_out, json.dumps(payload, indent=1) + "\n")
+        console.print(f"Figures written to {json_out}", highlight=False)
 
 
 def _with_param(spec: str, param: str, value: str) -> str:
@@ -663,7 +756,9 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _print_result(game: Game, result: Any) -> None:
+def _print_result(game: Game, result: Any, given: int | None = None) -> None:
+    """The figures of one run; ``given`` is how many bots were named (the last filling the
+    other seats)."""
     cfg = result.config
     table = Table(
         title=f"{game.title}: {result.games} games, {game.players} players"
@@ -676,11 +771,17 @@ def _print_result(game: Game, result: Any) -> None:
     table.add_column(f"mean {game.points_label}", justify="right")
     for i, st in enumerate(result.entrant_stats()):
         lo, hi = st.interval()
-        mean_points = statistics.fmean(st.points) if st.points else 0.0
+        mean_points = st.mean_points()
         table.add_row(
             str(i + 1), st.bot, _pct(st.win_rate()), f"{_pct(lo)}-{_pct(hi)}", f"{mean_points:.2f}"
         )
     console.print(table)
+    from .sim import seat_bots
+
+    by_seat = seat_bots(cfg)
+    filled = given is not None and 0 < given < len(by_seat)
+    note = f" (the last of the {given} bots given fills the other seats)" if filled else ""
+    console.print(f"Bots by seat in the first game: {', '.join(by_seat)}{note}", highlight=False)
     ls = result.length_stats()
     unit = game.length_unit
     console.print(
@@ -698,39 +799,61 @@ def _print_result(game: Game, result: Any) -> None:
     means = result.detail_means()
     if means:
         console.print(
-            "Per game on average: " + ", ".join(f"{k} {v:.3g}" for k, v in sorted(means.items()))
+            "Per game on average: "
+            + ", ".join(f"{_words(k)} {v:.3g}" for k, v in sorted(means.items())),
+            highlight=False,
         )
     console.print(
         f"{result.games} games in {result.seconds:.1f} s: {result.games_per_second():.0f} games/s"
     )
 
 
+def _words(key: str) -> str:
+    """An outcome detail's key in words (``mean_rounds`` -> ``mean rounds``)."""
+    return key.replace("_", " ")
+
+
 def _print_sweep(game: Game, param: str, results: Sequence[tuple[str | None, Any]]) -> None:
-    detail_keys = sorted({k for _, r in results for k in r.detail_means()})
+    """One row per value of the swept parameter (narrow enough for 80 columns), then the games'
+    own figures with one column per value."""
     first = results[0][1].config.bots[0]
     table = Table(title=f"{game.title}: how {param} of {parse_bot_spec(first)[0]} (bot 1) matters")
     table.add_column(param, justify="right", style="bold cyan")
-    table.add_column("bot 1 win rate", justify="right")
-    table.add_column("95% CI", justify="right")
-    table.add_column(f"bot 1 mean {game.points_label}", justify="right")
+    table.add_column("bot 1 wins (95% CI)", justify="right")
+    table.add_column(f"bot 1 {game.points_label}", justify="right")
     table.add_column(f"length ({game.length_unit})", justify="right")
-    for k in detail_keys:
-        table.add_column(k, justify="right")
     for value, r in results:
         st = r.entrant_stats()[0]
         lo, hi = st.interval()
-        means = r.detail_means()
         table.add_row(
             str(value),
-            _pct(st.win_rate()),
-            f"{_pct(lo)}-{_pct(hi)}",
-            f"{statistics.fmean(st.points):.2f}",
+            f"{_pct(st.win_rate())} ({_pct(lo)}-{_pct(hi)})",
+            f"{st.mean_points():.2f}",
             f"{r.length_stats()['mean']:.1f}",
-            *[f"{means.get(k, 0.0):.3g}" for k in detail_keys],
         )
     console.print(table)
+    detail_keys = sorted({k for _, r in results for k in r.detail_means()})
+    if detail_keys:
+        details = Table(title="Per game on average")
+        details.add_column("", style="bold")
+        for value, _ in results:
+            details.add_column(f"{param}={value}", justify="right")
+        for k in detail_keys:
+            details.add_row(_words(k), *[f"{r.detail_means().get(k, 0.0):.3g}" for _, r in results])
+        console.print(details)
+    swept = results[0][1].config.bots
+    base = results[1][1].config.bots if len(results) > 1 else swept
+    shown = [
+        _with_param(s, param, "V") if len(results) > 1 and s != b else s
+        for s, b in zip(swept, base, strict=False)
+    ]
+    from .sim import SimConfig, seat_bots
+
+    by_seat = seat_bots(SimConfig(game.id, game.players, {}, tuple(shown), 1))
     console.print(
-        f"Each row: {results[0][1].games} games; bots: {', '.join(results[0][1].config.bots)}"
+        f"Each row: {results[0][1].games} games; bots by seat: {', '.join(by_seat)} "
+        f"(V: the row's value of {param})",
+        highlight=False,
     )
 
 
@@ -779,8 +902,12 @@ def tournament(
     """Rate bots: every pairing plays the same deals from every seat; Elo ratings with 95%
     intervals and a crosstable.
 
-    Progress goes to stderr as for simulate: a bar on a terminal, else plain lines for a log."""
-    from .tournament import run_tournament
+    Progress goes to stderr as for simulate: a bar on a terminal, else plain lines for a log.
+
+    \b
+    Example:
+      ratgames tournament caged-rats -o single_deal=true -g 20 -b random heuristic"""
+    from .tournament import percent, run_tournament
 
     cls = game_class(game)
     n = players or (2 if cls.min_players <= 2 else cls.min_players)
@@ -794,6 +921,9 @@ def tournament(
         _fail("--games must be at least 1")
     per = -(-games_ // g.players) * g.players
     pairings = len(names) * (len(names) - 1) // 2
+    stem = out or Path(f"tournament-{game}")
+    for path in (stem.with_suffix(".json"), stem.with_suffix(".md")):
+        _check_writable_file(path, "--out")
     with _progress() as progress:
         task = progress.add_task(f"{game} tournament", total=per * pairings)
         result = run_tournament(
@@ -816,13 +946,162 @@ def tournament(
         table.add_column(f"vs {i + 1}", justify="right")
     for i, b in enumerate(order):
         lo, hi = result.intervals[b]
-        cells = ["-" if b == o else _pct(result.score_of(b, o)) for o in order]
+        cells = ["-" if b == o else percent(result.score_of(b, o)) for o in order]
         table.add_row(str(i + 1), b, f"{result.ratings[b]:.0f}", f"{lo:.0f}-{hi:.0f}", *cells)
     console.print(table)
     for line in result.pairing_lines():
         console.print(line, highlight=False)
-    js, md = result.save(out or Path(f"tournament-{game}"))
-    console.print(f"Saved {js} and {md}")
+    for line in result.setup_lines():
+        console.print(line, highlight=False, markup=False)
+    js, md = result.save(stem)
+    console.print(f"Saved {js} and {md}", highlight=False)
+
+
+@dataclass
+class _Tally:
+    games: int = 0
+    wins: float = 0.0
+    places: float = 0.0
+
+    def add(self, won: float, place: int) -> None:
+        self.games += 1
+        self.wins += won
+        self.places += place
+
+    def cells(self) -> list[str]:
+        return [
+            str(self.games),
+            f"{self.wins:g}",
+            _pct(self.wins / self.games) if self.games else "-",
+            f"{self.places / self.games:.2f}" if self.games else "-",
+        ]
+
+
+@dataclass
+class _Longest:
+    seconds: float = 0.0
+    length: float = 0.0
+    when: str = ""
+
+
+@app.command()
+@click.option(
+    "--record-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the records are (default ~/.ratgames/records, or $RATGAMES_HOME/records).",
+)
+def stats(record_dir: Path | None) -> None:
+    """Your statistics from your saved games: games, wins and average places by game, by level
+    and by number of players, your longest games, and the games left unfinished.
+
+    Games where one person played against bots count; hot-seat games are counted apart."""
+    from .tui.session import HUMAN
+
+    folder = record_dir or default_record_dir()
+    if not folder.is_dir():
+        _fail(f"no records in {folder} yet: play a game first ('ratgames play rat-a-tat-cat')")
+    by_game: dict[str, _Tally] = {}
+    by_setup: dict[tuple[str, int, str], _Tally] = {}
+    longest: dict[str, _Longest] = {}
+    played: dict[str, float] = {}
+    unfinished: dict[str, int] = {}
+    hot_seat = unreadable = 0
+    for path in sorted(folder.glob("*.json")):
+        data = _read_record(path)
+        if data is None:
+            unreadable += 1
+            continue
+        seats = data.get("seats")
+        gid = str(data.get("game"))
+        people = [
+            s for s, e in enumerate(seats or []) if isinstance(e, dict) and e.get("player") == HUMAN
+        ]
+        if not people:
+            continue
+        outcome = data.get("outcome")
+        if not isinstance(outcome, dict):
+            unfinished[gid] = unfinished.get(gid, 0) + 1
+            continue
+        if len(people) > 1:
+            hot_seat += 1
+            continue
+        me = people[0]
+        try:
+            winners = list(outcome["winners"])
+            place = int(outcome["places"][me])
+            details = outcome.get("details") or {}
+        except (KeyError, IndexError, TypeError, ValueError):
+            unreadable += 1
+            continue
+        won = 1.0 / len(winners) if me in winners else 0.0
+        play = data.get("play") if isinstance(data.get("play"), dict) else {}
+        level = str(play.get("level") or "own bots")  # type: ignore[union-attr]
+        players = int(data.get("players") or len(seats or []))
+        by_game.setdefault(gid, _Tally()).add(won, place)
+        by_setup.setdefault((gid, players, level), _Tally()).add(won, place)
+        seconds = _record_seconds(data)
+        played[gid] = played.get(gid, 0.0) + seconds
+        length = details.get("length") if isinstance(details, dict) else None
+        best = longest.setdefault(gid, _Longest())
+        if seconds > best.seconds:
+            best.seconds = seconds
+            best.length = float(length) if isinstance(length, int | float) else 0.0
+            best.when = str(data.get("created", ""))[:10]
+    if not by_game and not unfinished and not hot_seat:
+        _fail(f"no games of yours in {folder} yet: play one first ('ratgames play rats')")
+    titles = {gid: game_class(gid).title for gid in game_ids()}
+    table = Table(title=f"Your games ({folder})")
+    for column in ("game", "games", "won", "win rate", "average place", "time played"):
+        table.add_column(column, justify="left" if column == "game" else "right")
+    table.add_column("longest game", justify="right")
+    for gid, tally in sorted(by_game.items()):
+        best = longest[gid]
+        unit = game_class(gid).length_unit if gid in titles else "moves"
+        long_text = _clock_time(best.seconds)
+        if best.length:
+            long_text += f" ({best.length:g} {unit})"
+        table.add_row(titles.get(gid, gid), *tally.cells(), _clock_time(played[gid]), long_text)
+    if by_game:
+        console.print(table)
+        setups = Table(title="By number of players and level")
+        for column in ("game", "players", "level", "games", "won", "win rate", "average place"):
+            setups.add_column(column, justify="left" if column in ("game", "level") else "right")
+        for (gid, players, level), tally in sorted(by_setup.items()):
+            setups.add_row(titles.get(gid, gid), str(players), level, *tally.cells())
+        console.print(setups)
+    if hot_seat:
+        console.print(f"Hot-seat games (several people at one keyboard): {hot_seat}")
+    if unfinished:
+        waiting = ", ".join(f"{titles.get(g, g)} {n}" for g, n in sorted(unfinished.items()))
+        console.print(
+            f"Unfinished: {waiting} ('ratgames play --resume' takes up the last one)",
+            highlight=False,
+        )
+    if unreadable:
+        console.print(f"{unreadable} file(s) in {folder} are not readable records", style="dim")
+
+
+def _read_record(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != "ratgames-record":
+        return None
+    return data
+
+
+def _record_seconds(data: dict[str, Any]) -> float:
+    """How long a recorded game lasted: its clock, or its last action's time."""
+    play = data.get("play")
+    if isinstance(play, dict) and isinstance(play.get("clock"), int | float):
+        return float(play["clock"])
+    times: list[float] = []
+    for e in data.get("events") or []:
+        if isinstance(e, dict) and isinstance(e.get("time"), int | float):
+            times.append(float(e["time"]))
+    return max(times, default=0.0)
 
 
 @app.command("replay")

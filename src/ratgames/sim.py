@@ -12,6 +12,7 @@ import math
 import os
 import statistics
 import time
+from array import array
 from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -81,9 +82,8 @@ def play_one(config: SimConfig, index: int) -> GameSummary:
     game = get_game(config.game_id, players=config.players, options=config.options)
     entrants = _entrants(config, index)
     seed = game_seed(config.seed, index // config.players if config.mirror else index)
-    bots = [
-        make_bot(game, config.bots[e], seed=seed + 7919 * (s + 1)) for s, e in enumerate(entrants)
-    ]
+    specs = seat_bots(config)
+    bots = [make_bot(game, specs[e], seed=seed + 7919 * (s + 1)) for s, e in enumerate(entrants)]
     state = play_game(game, bots, seed=seed, record=False)
     outcome = state.outcome()
     assert outcome is not None
@@ -144,7 +144,7 @@ class EntrantStats:
     bot: str
     games: int = 0
     wins: float = 0.0
-    points: list[float] = field(default_factory=list)
+    points_sum: float = 0.0
 
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
@@ -152,45 +152,71 @@ class EntrantStats:
     def interval(self) -> tuple[float, float]:
         return wilson_interval(self.wins, self.games)
 
+    def mean_points(self) -> float:
+        return self.points_sum / self.games if self.games else 0.0
+
 
 @dataclass
 class SimResult:
-    """Everything a simulation run measured."""
+    """Everything a simulation run measured, kept as aggregates: a run of any length holds a few
+    counters per bot and seat, plus two 8-byte numbers a game (its length, for the median and
+    percentiles, and the first bot's share of the win, for tournaments' deal-by-deal
+    intervals).  Every game's summary is kept only when asked (``keep_games``)."""
 
     config: SimConfig
-    summaries: list[GameSummary]
-    seconds: float
+    seconds: float = 0.0
+    games: int = 0
+    entrants: list[EntrantStats] = field(default_factory=list)
+    seat_wins: list[float] = field(default_factory=list)
+    game_lengths: array[float] = field(default_factory=lambda: array("d"))
+    capped_games: int = 0
+    detail_sums: dict[str, float] = field(default_factory=dict)
+    first_shares: array[float] = field(default_factory=lambda: array("d"))
+    """Game by game, in order, the share of the win taken by the first bot of the list."""
+    summaries: list[GameSummary] | None = None
+    """Every game's summary, in order, when the run was asked to keep them."""
 
-    @property
-    def games(self) -> int:
-        return len(self.summaries)
+    def __post_init__(self) -> None:
+        if not self.entrants:
+            self.entrants = [EntrantStats(bot) for bot in seat_bots(self.config)]
+        if not self.seat_wins:
+            self.seat_wins = [0.0] * self.config.players
+
+    def add(self, g: GameSummary) -> None:
+        """Count one more game (``first_shares`` and ``summaries`` are in the order added)."""
+        self.games += 1
+        share = 1.0 / len(g.winners) if g.winners else 0.0
+        first = 0.0
+        for seat, entrant in enumerate(g.entrants):
+            st = self.entrants[entrant]
+            st.games += 1
+            st.points_sum += g.points[seat]
+            if seat in g.winners:
+                st.wins += share
+                if entrant == 0:
+                    first = share
+        for w in g.winners:
+            self.seat_wins[w] += share
+        self.game_lengths.append(g.length)
+        self.first_shares.append(first)
+        if g.capped:
+            self.capped_games += 1
+        for k, v in g.details.items():
+            self.detail_sums[k] = self.detail_sums.get(k, 0.0) + v
+        if self.summaries is not None:
+            self.summaries.append(g)
 
     def entrant_stats(self) -> list[EntrantStats]:
-        stats = [EntrantStats(bot) for bot in self.config.bots[: self.config.players]]
-        while len(stats) < self.config.players:
-            stats.append(EntrantStats(self.config.bots[len(stats) % len(self.config.bots)]))
-        for g in self.summaries:
-            share = 1.0 / len(g.winners)
-            for seat, entrant in enumerate(g.entrants):
-                st = stats[entrant]
-                st.games += 1
-                st.points.append(g.points[seat])
-                if seat in g.winners:
-                    st.wins += share
-        return stats
+        return list(self.entrants)
 
     def seat_win_rates(self) -> list[float]:
-        wins = [0.0] * self.config.players
-        for g in self.summaries:
-            for w in g.winners:
-                wins[w] += 1.0 / len(g.winners)
-        return [w / max(1, self.games) for w in wins]
+        return [w / max(1, self.games) for w in self.seat_wins]
 
     def lengths(self) -> list[float]:
-        return [g.length for g in self.summaries]
+        return list(self.game_lengths)
 
     def length_stats(self) -> dict[str, float]:
-        data = sorted(self.lengths())
+        data = sorted(self.game_lengths)
         if not data:
             return {"mean": 0.0, "median": 0.0, "p95": 0.0}
         p95 = data[min(len(data) - 1, math.ceil(0.95 * len(data)) - 1)]
@@ -202,24 +228,22 @@ class SimResult:
         }
 
     def capped(self) -> int:
-        return sum(1 for g in self.summaries if g.capped)
+        return self.capped_games
 
     def detail_means(self) -> dict[str, float]:
-        sums: dict[str, float] = {}
-        for g in self.summaries:
-            for k, v in g.details.items():
-                sums[k] = sums.get(k, 0.0) + v
-        return {k: v / max(1, self.games) for k, v in sums.items()}
+        return {k: v / max(1, self.games) for k, v in self.detail_sums.items()}
 
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """Every figure as JSON; with every game's result too when the run kept them."""
+        out: dict[str, Any] = {
             "game": self.config.game_id,
             "players": self.config.players,
             "options": dict(self.config.options),
             "bots": list(self.config.bots),
+            "seat_bots": seat_bots(self.config),
             "seed": self.config.seed,
             "rotate_seats": self.config.rotate,
             "games": self.games,
@@ -232,7 +256,7 @@ class SimResult:
                     "wins": s.wins,
                     "win_rate": s.win_rate(),
                     "win_rate_95ci": list(s.interval()),
-                    "mean_points": statistics.fmean(s.points) if s.points else 0.0,
+                    "mean_points": s.mean_points(),
                 }
                 for s in self.entrant_stats()
             ],
@@ -241,6 +265,26 @@ class SimResult:
             "capped": self.capped(),
             "details_mean": self.detail_means(),
         }
+        if self.summaries is not None:
+            out["per_game"] = [
+                {
+                    "bots_by_seat": [self.entrants[e].bot for e in g.entrants],
+                    "winners": list(g.winners),
+                    "points": list(g.points),
+                    "length": g.length,
+                    "capped": g.capped,
+                    "details": dict(g.details),
+                }
+                for g in self.summaries
+            ]
+        return out
+
+
+def seat_bots(config: SimConfig) -> list[str]:
+    """The bot at each seat of the first game: the bots given, the last repeated to fill the
+    seats (so ``heuristic random`` at four players is one heuristic against three random)."""
+    bots = list(config.bots)
+    return [bots[min(i, len(bots) - 1)] for i in range(config.players)]
 
 
 def simulate(
@@ -248,26 +292,32 @@ def simulate(
     *,
     workers: int | None = None,
     on_progress: Callable[[int], None] | None = None,
+    keep_games: bool = False,
 ) -> SimResult:
-    """Run ``config.games`` games, in ``workers`` processes (one per core by default)."""
+    """Run ``config.games`` games, in ``workers`` processes (one per core by default).
+
+    The result holds aggregates (see :class:`SimResult`); ``keep_games`` also keeps every game's
+    summary (about a kilobyte a game)."""
     # Check the set-up (game, options, bots) once, here, so errors are raised before any work.
     game = get_game(config.game_id, players=config.players, options=config.options)
     for spec in config.bots:
         make_bot(game, spec)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     started = time.perf_counter()
-    summaries: list[GameSummary] = []
+    result = SimResult(config, summaries=[] if keep_games else None)
     if workers == 1 or config.games < 8:
         for i in range(config.games):
-            summaries.append(play_one(config, i))
+            result.add(play_one(config, i))
             if on_progress:
                 on_progress(1)
     else:
         # Chunks sized by the measured time a game takes (see _chunk_size), two per worker in
         # flight; each game depends only on its index, so the chunking does not change results.
+        # Chunks are counted in the order of their games, so a finished chunk waits only for
+        # the ones before it.
         parts: dict[int, list[GameSummary]] = {}
         pending: dict[Future[tuple[list[GameSummary], float]], int] = {}
-        start = played = 0
+        start = played = next_game = 0
         busy = 0.0
         with ProcessPoolExecutor(max_workers=workers) as pool:
             while start < config.games or pending:
@@ -284,6 +334,10 @@ def simulate(
                     busy += seconds
                     if on_progress:
                         on_progress(len(part))
-        for first in sorted(parts):
-            summaries.extend(parts[first])
-    return SimResult(config, summaries, time.perf_counter() - started)
+                while next_game in parts:
+                    part = parts.pop(next_game)
+                    for summary in part:
+                        result.add(summary)
+                    next_game += len(part)
+    result.seconds = time.perf_counter() - started
+    return result

@@ -23,9 +23,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .core.rng import Rng
-from .sim import SimConfig, SimResult, simulate
+from .sim import SimConfig, SimResult, simulate, wilson_interval
 
 Pair = tuple[str, str]
+
+
+def _write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole (a temporary file moved into place)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
 
 
 def bradley_terry(
@@ -67,8 +74,10 @@ class TournamentResult:
     options: Mapping[str, Any]
     bots: list[str]
     games_per_pairing: int
+    seed: int = 0
     scores: dict[Pair, tuple[float, float]] = field(default_factory=dict)
-    outcomes: dict[Pair, list[float]] = field(default_factory=dict)
+    outcomes: dict[Pair, Sequence[float]] = field(default_factory=dict)
+    """Each pairing's games in order, as the first bot's share of the win (8 bytes a game)."""
     ratings: dict[str, float] = field(default_factory=dict)
     intervals: dict[str, tuple[float, float]] = field(default_factory=dict)
     score_intervals: dict[Pair, tuple[float, float]] = field(default_factory=dict)
@@ -98,22 +107,39 @@ class TournamentResult:
                 a, b, score, lo, hi = b, a, 1 - score, 1 - hi, 1 - lo
             games = round(sa + sb)
             lines.append(
-                f"{a} vs {b}: {100 * score:.1f}% (95% CI {100 * lo:.1f}-{100 * hi:.1f}) over "
-                f"{games} games on {games // per_deal} deals"
+                f"{a} vs {b}: {percent(score)} (95% CI {percent(lo, sign=False)}-"
+                f"{percent(hi, sign=False)}) over {games} games on {games // per_deal} deals"
             )
         return lines
 
+    def setup_lines(self) -> list[str]:
+        """What was played: the game, players, options, games per pairing, seed, and the command
+        that plays it again."""
+        options = ", ".join(f"{k}={_text(v)}" for k, v in self.options.items()) or "none"
+        command = ["ratgames tournament", self.game_id, "-n", str(self.players)]
+        for k, v in self.options.items():
+            command += ["-o", f"{k}={_text(v)}"]
+        command += ["-g", str(self.games_per_pairing), "-s", str(self.seed), "-b", *self.bots]
+        return [
+            f"Game: {self.game_id}, {self.players} players; options: {options}",
+            f"Games per pairing: {self.games_per_pairing} (mirrored deals); seed: {self.seed}",
+            "Command: `" + " ".join(command) + "`",
+        ]
+
     def markdown(self) -> str:
-        """The ratings and crosstable as a Markdown table."""
+        """What was played, the ratings and crosstable as a Markdown table, each pairing's score."""
         order = self.ranked()
         head = ["#", "bot", "rating", "95% CI", *[f"vs {i + 1}" for i in range(len(order))]]
-        lines = [
+        lines = [f"# Tournament: {self.game_id}", ""]
+        lines += [f"* {line}" for line in self.setup_lines()]
+        lines += [
+            "",
             "| " + " | ".join(head) + " |",
             "|" + "|".join("---:" if i != 1 else ":---" for i in range(len(head))) + "|",
         ]
         for i, b in enumerate(order):
             lo, hi = self.intervals[b]
-            cells = ["-" if b == o else f"{100 * self.score_of(b, o):.1f}%" for o in order]
+            cells = ["-" if b == o else percent(self.score_of(b, o)) for o in order]
             lines.append(
                 f"| {i + 1} | `{b}` | {self.ratings[b]:.0f} | {lo:.0f} to {hi:.0f} | "
                 + " | ".join(cells)
@@ -128,6 +154,7 @@ class TournamentResult:
             "game": self.game_id,
             "players": self.players,
             "options": dict(self.options),
+            "seed": self.seed,
             "games_per_pairing": self.games_per_pairing,
             "ratings": [
                 {
@@ -143,7 +170,7 @@ class TournamentResult:
                     "points": [sa, sb],
                     "score": sa / (sa + sb) if sa + sb else 0.5,
                     "score_95ci": [round(x, 4) for x in self.score_intervals.get((a, b), ())],
-                    "games": self.outcomes.get((a, b), []),
+                    "games": list(self.outcomes.get((a, b), [])),
                 }
                 for (a, b), (sa, sb) in self.scores.items()
             ],
@@ -153,9 +180,31 @@ class TournamentResult:
         """Write ``stem.json`` and ``stem.md``."""
         stem.parent.mkdir(parents=True, exist_ok=True)
         js, md = stem.with_suffix(".json"), stem.with_suffix(".md")
-        js.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
-        md.write_text(self.markdown(), encoding="utf-8")
+        _write(js, json.dumps(self.to_json(), indent=1) + "\n")
+        _write(md, self.markdown())
         return js, md
+
+
+def percent(x: float, sign: bool = True) -> str:
+    """A share as a percentage with one decimal, but 0 and 1 exactly as ``0%`` and ``100%``
+    (``sign=False`` leaves out the ``%``).
+
+    >>> percent(0.605), percent(1.0), percent(0.0, sign=False)
+    ('60.5%', '100%', '0')
+    """
+    if math.isnan(x):
+        text = "?"
+    elif x in (0.0, 1.0):
+        text = f"{100 * x:.0f}"
+    else:
+        text = f"{100 * x:.1f}"
+    return text + ("%" if sign else "")
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 class Intervals(NamedTuple):
@@ -188,9 +237,15 @@ def bootstrap_intervals(result: TournamentResult, samples: int = 200, seed: int 
             pair_draws[pair].append(sa / len(shares) if shares else 0.5)
         for b, r in bradley_terry(result.bots, scores, iterations=200).items():
             draws[b].append(r)
+    scores = {pair: _middle_95(values) for pair, values in pair_draws.items()}
+    for pair, blocks in deals.items():
+        if blocks and min(blocks) == max(blocks) and blocks[0] in (0.0, float(size)):
+            # One bot won every game: resampling deals cannot show any doubt, yet a handful of
+            # deals cannot prove a certainty.  Count each deal as one trial instead.
+            scores[pair] = wilson_interval(len(blocks) * blocks[0] / size, len(blocks))
     return Intervals(
         ratings={b: _middle_95(values) for b, values in draws.items()},
-        scores={pair: _middle_95(values) for pair, values in pair_draws.items()},
+        scores=scores,
     )
 
 
@@ -216,15 +271,12 @@ def run_tournament(
     names = list(dict.fromkeys(bots))
     if len(names) < 2:
         raise ValueError("a tournament needs at least two different bots")
-    result = TournamentResult(game_id, players, dict(options or {}), names, games)
+    result = TournamentResult(game_id, players, dict(options or {}), names, games, seed=seed)
     for a, b in itertools.combinations(names, 2):
         specs = tuple([a, b] + [b] * (players - 2))
         config = SimConfig(game_id, players, dict(options or {}), specs, games, seed, True, True)
         sim: SimResult = simulate(config, workers=workers, on_progress=on_progress)
-        shares = []
-        for g in sim.summaries:
-            seat_a = g.entrants.index(0)
-            shares.append(1.0 / len(g.winners) if seat_a in g.winners else 0.0)
+        shares = sim.first_shares  # a's share of each game, in order: deal by deal
         result.outcomes[(a, b)] = shares
         sa = sum(shares)
         result.scores[(a, b)] = (sa, len(shares) - sa)
