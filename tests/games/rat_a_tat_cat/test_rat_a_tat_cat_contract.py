@@ -90,6 +90,16 @@ def _without(cards: list[str], card: str) -> list[str]:
         ({"discard": ["PEEK", "5"], "draw": _without(GOOD["draw"], "PEEK")}, "on top"),
         ({"discard": "5"}, "'discard' pile must be a list"),
         ({"surprise": 1}, "not 'surprise'"),
+        ({"returned": ["5"]}, "power cards turned up and shuffled back"),
+        ({"returned": "SWAP"}, "'returned' cards must be a list"),
+        (
+            {
+                "returned": ["SWAP", "PEEK"],
+                "draw": [c for c in GOOD["draw"] if c != "PEEK"],
+                "discard": ["5", "PEEK", "PEEK", "PEEK"],
+            },
+            "draw pile has no PEEK",
+        ),
         ({1: 2}, "not 1"),
     ],
 )
@@ -232,3 +242,9 @@ def test_round_results_are_named() -> None:
     assert result.round == 1 and result.sums == (10, 9) and result.winners == (1,)
     assert result.knocker == 0 and not result.capped and result.totals == (10, 9)
     assert state.observation(0)["results"] == [result.to_json()]
+
+
+def test_returned_cards_come_only_with_shuffle_back() -> None:
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"edition": "forlago"})
+    with pytest.raises(DealError, match="only with first_discard=shuffle_back"):
+        game.new_state(deal={**GOOD, "returned": ["PEEK"]})

@@ -24,32 +24,37 @@ from tests.games.rat_a_tat_cat.helpers import play, start
 import ratgames
 from ratgames.core.errors import RecordError
 from ratgames.core.rng import Rng
-from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK, PEEK, RatState
+from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK, PEEK, SWAP, RatState
 
 POWER = {"PEEK", "SWAP", "DRAW2"}
 
 
-def _public_origins(state: RatState) -> tuple[dict[tuple[int, int], tuple[int, bool]], int]:
+Origins = tuple[dict[tuple[int, int], tuple[int, bool]], int, set[str]]
+
+
+def _public_origins(state: RatState) -> Origins:
     """From the public events of the round in progress: for every slot, the pool its card came
-    from (0: the deal, k: the k-th reshuffle) and whether it was kept from the draw pile; and the
-    pool the draw pile holds now."""
+    from (0: the deal, k: the k-th reshuffle) and whether it was kept from the draw pile; the
+    pool the draw pile holds now; and the power cards known to be in it (turned up at the deal
+    and shuffled back, and not drawn since)."""
     events = state.snapshot()["events"]  # all the public events (a view lists the last 60)
     last = max(i for i, e in enumerate(events) if e["kind"] == "deal")
     players = state.game.players
     origin = {(s, i): (0, False) for s in range(players) for i in range(4)}
     pool = 0
+    in_draw = set(events[last]["returned"])
     for e in events[last:]:
         if e["kind"] == "reshuffle":
             pool += 1
+            in_draw.clear()
+        elif e["kind"] == "power" and pool == 0:
+            in_draw.discard(e["card"])
         elif e["kind"] == "replace":
             origin[e["seat"], e["slot"] - 1] = (pool, True)
         elif e["kind"] == "swap":
             x, y = (e["seat"], e["slot"] - 1), (e["other"], e["other_slot"] - 1)
             origin[x], origin[y] = origin[y], origin[x]
-    return origin, pool
-
-
-Origins = tuple[dict[tuple[int, int], tuple[int, bool]], int]
+    return origin, pool, in_draw
 
 
 def _hidden_by_pool(
@@ -57,7 +62,7 @@ def _hidden_by_pool(
 ) -> tuple[dict[int, Counter[str]], list[str]]:
     """The cards ``seat`` has not seen, by pool; and the cards that must be number cards (kept
     from the draw pile, or a drawn card another seat holds)."""
-    origin, now = origins
+    origin, now, _ = origins
     obs = state.observation(seat, events=False)
     pools: dict[int, Counter[str]] = {}
     numbers = []
@@ -77,7 +82,8 @@ def _hidden_by_pool(
 
 def _check_sample(state: RatState, seat: int, rng: Rng, origins: Origins | None = None) -> RatState:
     """A sample for ``seat``, checked: the same cards in each pool, number cards where a card
-    was kept from the draw pile."""
+    was kept from the draw pile, and the power cards shuffled back at the deal in the draw pile
+    until drawn."""
     origins = origins or _public_origins(state)
     sample = state.sample_consistent(seat, rng)
     assert sample.observation(seat) == state.observation(seat)
@@ -85,6 +91,8 @@ def _check_sample(state: RatState, seat: int, rng: Rng, origins: Origins | None 
     pools, numbers = _hidden_by_pool(sample, seat, origins)
     assert pools == real_pools, "a sample moved a card out of its pool"
     assert not POWER & set(numbers), "a sample put a power card where a number card must be"
+    draw = {CARD_TEXT[c] for c in sample.draw}
+    assert origins[2] <= draw, "a card shuffled back at the deal left the draw pile"
     return sample
 
 
@@ -216,3 +224,38 @@ def test_within_those_bounds_every_place_is_as_likely_to_hold_a_power_card() -> 
     sigma = (expected * (1 - expected) / n) ** 0.5
     for place, count in [*counts.items(), ("top of the draw pile", on_top)]:
         assert abs(count / n - expected) < 4 * sigma, place
+
+
+def test_a_power_card_turned_up_and_shuffled_back_stays_in_the_draw_pile_until_drawn() -> None:
+    """Everyone saw the SWAP turned up at the deal and shuffled back (first_discard=shuffle_back):
+    it is in the draw pile, so a sample keeps a SWAP there, until one is drawn."""
+    hands = [["1", "SWAP", "SWAP", "2"], ["3", "4", "5", "6"]]
+    rest = Counter(CARD_TEXT[c] for c in DECK) - Counter(
+        [c for row in hands for c in row] + ["9", "SWAP", "8", "5"]
+    )
+    deal = {
+        "hands": hands,
+        "draw": ["9", "SWAP", "8"],
+        "discard": ["5", *sorted(rest.elements())],
+        "returned": ["SWAP"],
+    }
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+    state = game.new_state(seed=1, deal=deal)
+    assert isinstance(state, RatState)
+    assert state.initial_deal() == deal
+    assert state.observation(1)["draw_holds"] == ["SWAP"]
+    assert state.spectator_view()["events"][0]["returned"] == ["SWAP"]
+    assert game.describe_event(state.spectator_view()["events"][0]) == (
+        "Round 1: Seat 2 dealt; SWAP was turned up and shuffled back; the discard pile starts "
+        "with 5"
+    )
+    in_slots = 0
+    for i in range(300):
+        sample = _check_sample(state, 1, Rng(i))
+        assert SWAP in sample.draw
+        in_slots += sum(sample.card_in(0, slot) == SWAP for slot in range(4))
+    assert in_slots > 100  # the other SWAPs do go to the rows
+    play(state, "1:draw", "1:discard", "1:end", "2:draw", "2:noswap")
+    assert state.observation(0)["draw_holds"] == []
+    for i in range(50):
+        _check_sample(state, 0, Rng(i))

@@ -14,12 +14,15 @@ from ratgames.core.events import CARD, Event
 
 @dataclass(frozen=True, slots=True)
 class Dealt(Event):
-    """Round ``round`` was dealt by ``dealer``; ``first_discard`` starts the discard pile."""
+    """Round ``round`` was dealt by ``dealer``; ``first_discard`` starts the discard pile.
+    ``returned`` are the power cards turned up before it and shuffled back into the draw pile
+    (``first_discard=shuffle_back``), in the order they came."""
 
     kind: ClassVar[str] = "deal"
     round: int
     dealer: int
     first_discard: int = field(metadata=CARD)
+    returned: tuple[int, ...] = field(default=(), metadata=CARD)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,8 +38,10 @@ def describe_event(game: Game, event: Mapping[str, Any], viewer: int | None = No
     its = "your" if you else "its"
     if kind == "deal":
         dealer = event["dealer"]
+        returned = event.get("returned") or []
+        back = "".join(f"; {card} was turned up and shuffled back" for card in returned)
         return (
-            f"Round {event['round']}: {who(dealer)} dealt; the discard pile starts with "
+            f"Round {event['round']}: {who(dealer)} dealt{back}; the discard pile starts with "
             f"{event['first_discard']}"
         )
     if kind == "draw":

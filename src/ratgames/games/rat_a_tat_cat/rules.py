@@ -383,8 +383,8 @@ class RatATatCat(Game):
             chance.rng.shuffle(order)
             state._layout(order, recorded=False)
         else:
-            hands, draw, discard = self._read_deal(deal)
-            state._set_round(hands, draw, discard)
+            hands, draw, discard, returned = self._read_deal(deal)
+            state._set_round(hands, draw, discard, returned)
         state.deal0 = state._deal_json()
         return state
 
@@ -402,12 +402,15 @@ class RatATatCat(Game):
             out.append(card)
         return out
 
-    def _read_deal(self, deal: Mapping[str, Any]) -> tuple[list[int], list[int], list[int]]:
+    def _read_deal(
+        self, deal: Mapping[str, Any]
+    ) -> tuple[list[int], list[int], list[int], tuple[int, ...]]:
         keys = ("hands", "draw", "discard")
-        extra = sorted(repr(k) for k in deal if k not in keys)
+        extra = sorted(repr(k) for k in deal if k not in (*keys, "returned"))
         if extra:
             raise DealError(
-                f"a deal has only 'hands', 'draw' and 'discard', not {', '.join(extra)}"
+                "a deal has only 'hands', 'draw', 'discard' and (optional) 'returned', not "
+                + ", ".join(extra)
             )
         missing = [k for k in keys if k not in deal]
         if missing:
@@ -443,7 +446,23 @@ class RatATatCat(Game):
             )
         if not discard or discard[-1] >= PEEK:
             raise DealError("the deal's discard pile must start with a number card on top")
-        return hands, draw, discard
+        returned = self._read_cards(deal.get("returned", []), "the deal's 'returned' cards")
+        for card in returned:
+            if card < PEEK:
+                raise DealError(
+                    f"the deal's 'returned' cards are power cards turned up and shuffled back "
+                    f"into the draw pile, not {CARD_TEXT[card]}"
+                )
+            if card not in draw:
+                raise DealError(
+                    f"the deal's 'returned' {CARD_TEXT[card]} was shuffled back into the draw "
+                    f"pile, but the draw pile has no {CARD_TEXT[card]}"
+                )
+        if returned and not self.shuffle_back:
+            raise DealError(
+                "'returned' cards are shuffled back only with first_discard=shuffle_back"
+            )
+        return hands, draw, discard, tuple(returned)
 
     # --- the rules text ---------------------------------------------------------------------------
 
@@ -528,8 +547,9 @@ total winning.
   sheet) sets `first_discard=keep_turning` and `swap_look=false`.  An option you give yourself
   wins over the preset.
 * `first_discard` (default `shuffle_back`): when the first card turned up is a power card,
-  `shuffle_back` puts it back into the draw pile, shuffles, and turns again; `keep_turning` leaves
-  it there and turns the next card, until a number card is on top.
+  `shuffle_back` puts it back into the draw pile, shuffles, and turns again (everyone saw it, so
+  everyone knows it is in the draw pile until it is drawn); `keep_turning` leaves it there and
+  turns the next card, until a number card is on top.
 * `swap_look` (default `true`): after a Swap, the swapper and the other player each look at the
   card they received.  When `false`, neither may look.
 * `younger` (default `false`): the outer cards (slots 1 and 4) are dealt face up, so everyone
@@ -544,8 +564,22 @@ total winning.
 ## Notation
 `draw`, `take`, `replace N`, `discard`, `peek N`, `swap N P:M`, `noswap`, `knock`, `end`, with
 slots N and M from 1 to 4 and seats P from 1.  Cards: `0`-`9`, `PEEK`, `SWAP`, `DRAW2`.  A deal is
-`{"hands": [[4 cards] per seat], "draw": [top first], "discard": [top first]}`.
+`{"hands": [[4 cards] per seat], "draw": [top first], "discard": [top first]}`, with
+`"returned": [power cards]` when power cards were turned up and shuffled back into the draw pile
+before the first discard (`first_discard=shuffle_back`).
 """
+
+
+def _holds(kinds: tuple[int, ...], powers: list[int], places: list[int], first: int) -> bool:
+    """True if, with ``powers[k]`` at ``places[k]``, each card of ``kinds`` is at a place from
+    ``first`` on (in the draw pile)."""
+    for kind in kinds:
+        for k, card in enumerate(powers):
+            if card == kind and places[k] >= first:
+                break
+        else:
+            return False
+    return True
 
 
 # --- results --------------------------------------------------------------------------------------
@@ -621,6 +655,7 @@ class RatState(State[Act]):
         "hands",
         "held",
         "held_pub",
+        "in_draw",
         "knocker",
         "knocker_won",
         "knocks",
@@ -699,9 +734,12 @@ class RatState(State[Act]):
         draw = order[pos:]
         draw.reverse()  # the top of the draw pile is its last element
         discard: list[int] = []
+        returned: list[int] = []
         card = draw.pop()
         while card >= PEEK:
             if g.shuffle_back:
+                # Everyone saw it turned up: it is known to be in the draw pile.
+                returned.append(card)
                 draw.append(card)
                 if recorded:
                     self._shuffle(draw, "shuffle-back")
@@ -711,9 +749,15 @@ class RatState(State[Act]):
                 discard.append(card)
             card = draw.pop()
         discard.append(card)
-        self._set_round(hands, draw, discard)
+        self._set_round(hands, draw, discard, tuple(returned))
 
-    def _set_round(self, hands: list[int], draw: list[int], discard: list[int]) -> None:
+    def _set_round(
+        self,
+        hands: list[int],
+        draw: list[int],
+        discard: list[int],
+        returned: tuple[int, ...] = (),
+    ) -> None:
         g = self.game
         p4 = g.p4
         self.rnd += 1
@@ -725,6 +769,7 @@ class RatState(State[Act]):
         # Every card in a row comes from the deal (pool 0, any card).
         self.origin = [0] * p4
         self.pool = 0
+        self.in_draw = tuple(sorted(set(returned)))
         for s in range(g.players):
             if not self.active[s]:
                 continue
@@ -744,11 +789,12 @@ class RatState(State[Act]):
         self.rturns = 0
         self.first = self.turn = self._next_active(self.dealer)
         self.phase = START
-        self._event(Dealt, (self.rnd, self.dealer, discard[-1]))
+        self._event(Dealt, (self.rnd, self.dealer, discard[-1], returned))
 
     def _deal_json(self) -> dict[str, JSON]:
+        """The round as dealt (called right after the deal), in the deal format."""
         g = self.game
-        return {
+        deal: dict[str, JSON] = {
             "hands": [
                 [CARD_TEXT[c] for c in self.hands[s * SLOTS : s * SLOTS + SLOTS]]
                 for s in range(g.players)
@@ -756,6 +802,10 @@ class RatState(State[Act]):
             "draw": [CARD_TEXT[c] for c in reversed(self.draw)],
             "discard": [CARD_TEXT[c] for c in reversed(self.discard)],
         }
+        if self.evlog is not None and self.evlog[0][0] is Dealt and self.evlog[0][1][3]:
+            # The power cards turned up and shuffled back before the first discard.
+            deal["returned"] = [CARD_TEXT[c] for c in self.evlog[0][1][3]]
+        return deal
 
     def _event(self, kind: type[Event], fields: tuple[Any, ...]) -> None:
         self.evn += 1
@@ -783,6 +833,7 @@ class RatState(State[Act]):
         new.hands = self.hands[:]
         new.held = self.held
         new.held_pub = self.held_pub
+        new.in_draw = self.in_draw
         new.knocker = self.knocker
         new.knocker_won = self.knocker_won
         new.knocks = self.knocks
@@ -990,6 +1041,7 @@ class RatState(State[Act]):
             self._shuffle(cards, "reshuffle")
             self.draw = draw = cards
             self.pool += 1
+            self.in_draw = ()
         return draw.pop()
 
     def _apply(self, seat: int, action: Act, time: float | None) -> None:
@@ -1034,6 +1086,8 @@ class RatState(State[Act]):
             return
         self.discard.append(card)
         self._event(PowerDrawn, (seat, card))
+        if card in self.in_draw and self.pool == 0:
+            self.in_draw = tuple(c for c in self.in_draw if c != card)
         if card == PEEK:
             self.phase = PEEKING
         elif card == SWAP:
@@ -1304,6 +1358,7 @@ class RatState(State[Act]):
             "out": [bool(self.elim[s]) for s in range(p)],
             "face_up": [self.faceup[s * SLOTS : s * SLOTS + SLOTS] for s in range(p)],
             "draw_pile": len(self.draw),
+            "draw_holds": [CARD_TEXT[c] for c in self.in_draw],
             "discard": [CARD_TEXT[c] for c in reversed(self.discard)],
             "discard_top": CARD_TEXT[self.discard[-1]] if self.discard else None,
             "totals": list(self.totals),
@@ -1413,11 +1468,16 @@ class RatState(State[Act]):
             rest = numbers[pool]
             power = len(pool_cards) - split
             if power:  # power cards go to places that may hold any card, chosen at random
+                powers = pool_cards[split:]
                 size = len(places)
+                while True:
+                    for k in range(power):
+                        j = k + rng.randbelow(size - k)
+                        places[k], places[j] = places[j], places[k]
+                    if pool or _holds(self.in_draw, powers, places, p4 + 1):
+                        break
                 for k in range(power):
-                    j = k + rng.randbelow(size - k)
-                    places[k], places[j] = places[j], places[k]
-                    values[places[k]] = pool_cards[split + k]
+                    values[places[k]] = powers[k]
                 rest = places[power:] + rest
             else:
                 rest = places + rest
@@ -1453,6 +1513,7 @@ class RatState(State[Act]):
             "hands": [CARD_TEXT[c] if c >= 0 else None for c in self.hands],
             "origin": list(self.origin),
             "pool": self.pool,
+            "in_draw": [CARD_TEXT[c] for c in self.in_draw],
             "draw": [CARD_TEXT[c] for c in self.draw],
             "discard": [CARD_TEXT[c] for c in self.discard],
             "held": CARD_TEXT[self.held] if self.held >= 0 else None,
