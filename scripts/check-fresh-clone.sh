@@ -24,9 +24,13 @@ mkdir -p "$work/home" "$work/bin"
 ln -s "$(command -v "$python")" "$work/bin/python3"
 cache="$(python3 -m uv cache dir 2>/dev/null || true)"
 
+# A new user: a home of their own and a plain PATH, but the machine's network settings (proxies,
+# certificates, package indexes) kept.
+new_user_env=(env -u VIRTUAL_ENV -u PYTHONPATH -u PYTHONHOME -u PYENV_VERSION -u UV_PYTHON
+  -u PYTHONUSERBASE HOME="$work/home" PATH="$work/bin:/usr/bin:/bin" ${cache:+UV_CACHE_DIR="$cache"})
+
 run_as_new_user() {
-  env -i HOME="$work/home" PATH="$work/bin:/usr/bin:/bin" LANG=C.UTF-8 \
-    ${cache:+UV_CACHE_DIR="$cache"} bash -c "cd '$work/ratgames' && $1"
+  "${new_user_env[@]}" bash -c "cd '$work/ratgames' && $1"
 }
 
 # The README's first command, with the game itself replaced by something a script can end.
@@ -39,8 +43,8 @@ run_as_new_user "${first%%&&*} && python3 -m uv run ratgames play --help >/dev/n
 echo "== the README's first command works (set-up, then ratgames)"
 
 # Where something is missing, one line says what to install.
-out="$(env -i HOME="$work/home2" PATH="$work/bin:/usr/bin:/bin" PYTHON=no-such-python \
-  sh "$work/ratgames/scripts/setup.sh" 2>&1 || true)"
+out="$("${new_user_env[@]}" PYTHON=no-such-python sh "$work/ratgames/scripts/setup.sh" 2>&1 ||
+  true)"
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -q "install Python" || {
   echo "a missing Python is not reported in one line: $out" >&2
   exit 1
