@@ -29,3 +29,18 @@ def test_render_of_a_finished_game_names_the_winner() -> None:
     text = render(game, state.spectator_view())
     assert "Game over" in text and "won" in text
     assert "?" not in text.split("Round 1:")[0].split("Draw pile")[1]
+
+
+def test_render_tells_the_last_turns_after_the_turn_cap_and_what_the_draw_pile_holds() -> None:
+    from tests.games.rat_a_tat_cat.helpers import make_deal, play
+
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round", "turn_cap": 1})
+    deal = make_deal([["1", "2", "3", "4"], ["4", "3", "2", "1"]], draw=["9"])
+    state = game.new_state(seed=1, deal={**deal, "returned": ["SWAP"]})
+    text = render(game, state.observation(1))
+    assert "Known to be in the draw pile: SWAP" in text
+    assert "Round 1: You dealt; SWAP was turned up and shuffled back" in text
+    play(state, "1:draw", "1:discard", "1:end")
+    text = render(game, state.observation(1))
+    assert "The turn cap was reached: this is the last turn round." in text
+    assert "as if Seat 1 had knocked" in text

@@ -121,6 +121,8 @@ def render(game: Game, view: dict[str, Any], *, events: int = 8) -> str:
         f"Draw pile: {view['draw_pile']} cards   Discard: {view['discard_top'] or '-'}"
         + (under if len(discard) > 1 else "")
     )
+    if view.get("draw_holds") and turn is not None:
+        lines.append(f"Known to be in the draw pile: {', '.join(view['draw_holds'])}")
     if view["held"] is not None and turn is not None:
         source = "drawn" if view["held_from"] == "draw" else "taken from the discard"
         lines.append(f"{game.seat_name(turn)} holds a card {source}: {view['held']}")

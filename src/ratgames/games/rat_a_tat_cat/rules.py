@@ -1391,6 +1391,10 @@ class RatState(State[Act]):
         ``events`` lists the latest public events (at most 60); ``events_start`` is how many
         earlier ones there were, so the ``i``-th listed event is the game's event number
         ``events_start + i`` (from 0) and a reader can tell which events it has not seen yet.
+        ``knocker`` is the seat that knocked this round; ``closer`` the seat whose turn ends the
+        round when play comes back to it (the knocker, or the player of the turn the turn cap
+        counted as a knock), else None.  ``draw_holds`` are power cards everyone knows to be in
+        the draw pile (turned up at the deal and shuffled back, not drawn since).
         """
         self._check_seat(seat)
         view = self._public(events)
