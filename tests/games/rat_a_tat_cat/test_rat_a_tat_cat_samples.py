@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.games.rat_a_tat_cat.helpers import play, start
+from tests.games.rat_a_tat_cat.helpers import make_deal, play, start
 
 import ratgames
 from ratgames.core.errors import RecordError
@@ -259,3 +259,20 @@ def test_a_power_card_turned_up_and_shuffled_back_stays_in_the_draw_pile_until_d
     assert state.observation(0)["draw_holds"] == []
     for i in range(50):
         _check_sample(state, 0, Rng(i))
+
+
+def test_a_shuffled_back_card_drawn_while_replacing_power_cards_is_no_longer_owed() -> None:
+    """The SWAP shuffled back at the deal is drawn (and skipped) when seat 1's PEEK is replaced
+    at the end of the round; the other SWAPs are in seat 2's row: a sample of the finished game
+    must not look for a SWAP in the draw pile."""
+    hands = [["PEEK", "1", "1", "2"], ["SWAP", "SWAP", "0", "0"]]
+    deal = make_deal(hands, draw=["9", "8", "SWAP", "6"])
+    state = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"}).new_state(
+        seed=1, deal={**deal, "returned": ["SWAP"]}
+    )
+    assert isinstance(state, RatState)
+    play(state, "1:draw", "1:discard", "1:knock", "2:draw", "2:discard")
+    assert state.is_over() and state.observation(0)["draw_holds"] == []
+    for seat in (0, 1):
+        sample = state.sample_consistent(seat, Rng(seat))
+        assert SWAP not in sample.draw

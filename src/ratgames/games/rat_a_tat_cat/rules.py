@@ -1086,8 +1086,7 @@ class RatState(State[Act]):
             return
         self.discard.append(card)
         self._event(PowerDrawn, (seat, card))
-        if card in self.in_draw and self.pool == 0:
-            self.in_draw = tuple(c for c in self.in_draw if c != card)
+        self._power_shown(card)
         if card == PEEK:
             self.phase = PEEKING
         elif card == SWAP:
@@ -1095,6 +1094,12 @@ class RatState(State[Act]):
         else:
             self.extra = 2
             self.phase = MUST_DRAW
+
+    def _power_shown(self, card: int) -> None:
+        """A power card drawn from the draw pile was shown: one of its kind was known to be in
+        the draw pile (shuffled back at the deal), that is no longer a constraint."""
+        if card in self.in_draw and self.pool == 0:
+            self.in_draw = tuple(c for c in self.in_draw if c != card)
 
     def _take(self, seat: int) -> None:
         self.held = card = self.discard.pop()
@@ -1199,6 +1204,7 @@ class RatState(State[Act]):
                     new = self._pop_draw()
                     while new >= PEEK:
                         self.discard.append(new)
+                        self._power_shown(new)
                         new = self._pop_draw()
                     hands[idx] = new
                     self._event(Fixed, (s, i + 1, card, new))
