@@ -134,15 +134,17 @@ def play_to_end(
     move: Callable[[Player], None],
     timeout: float = 150.0,
     between: Callable[[], None] | None = None,
+    ready: Callable[[Player], bool] | None = None,
 ) -> None:
     """Let each player move (``move`` acts by clicks and keys) whenever the page offers a move,
-    until every page shows the result."""
+    until every page shows the result.  ``ready`` tells whether a page offers a move worth
+    making now (by default: any legal move)."""
     deadline = time.monotonic() + timeout
     while not all(p.over() for p in players):
         assert time.monotonic() < deadline, "the game did not end in time"
         moved = False
         for p in players:
-            if p.my_turn():
+            if p.my_turn() and (ready is None or ready(p)):
                 seq = p.seq()
                 move(p)
                 p.moves += 1

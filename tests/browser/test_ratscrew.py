@@ -1,0 +1,119 @@
+"""Egyptian Ratscrew in real browsers: a whole game by keys and clicks, a slap race between two
+browsers, and a refused move showing its reason."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import Browser, expect
+
+from .conftest import Server
+from .helpers import Player, create_table, join_table, play_to_end, start
+
+
+SLAP_AT = """({at, tap}) => setTimeout(() => {
+  if (tap) document.querySelector('[data-testid=pile]').dispatchEvent(
+    new PointerEvent('pointerdown', {bubbles: true, cancelable: true, pointerType: 'touch'}));
+  else window.dispatchEvent(new KeyboardEvent('keydown', {key: ' ', cancelable: true}));
+}, at - Date.now())"""
+"""A space-bar press (or a tap on the pile) at a given time of the page's clock."""
+
+
+def er_move(p: Player) -> None:
+    if p.visible("act-collect"):
+        p.page.keyboard.press("c")
+    elif p.visible("act-play"):
+        if p.moves % 2:
+            p.page.get_by_test_id("act-play").click()
+        else:
+            p.page.keyboard.press("Enter")
+
+
+def can_play(p: Player) -> bool:
+    """Playing a card or collecting the pile is offered (a slap is always offered)."""
+    return p.visible("act-play") or p.visible("act-collect")
+
+
+def pile(p: Player) -> list[str]:
+    return p.page.locator("[data-testid=pile] .fan .card").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+
+
+def rank(card: str) -> str:
+    return card[:-1]
+
+
+def slappable(cards: list[str]) -> bool:
+    """Doubles or a sandwich on top (the default slap rules)."""
+    return (len(cards) >= 2 and rank(cards[-1]) == rank(cards[-2])) or (
+        len(cards) >= 3 and rank(cards[-1]) == rank(cards[-3])
+    )
+
+
+def test_egyptian_ratscrew_whole_game_two_browsers_and_a_bot(server: Server, browser: Browser):
+    ann, bob = Player(browser, server.base, "Ann"), Player(browser, server.base, "Bob")
+    code = create_table(
+        ann, "egyptian-ratscrew", 3, {1: "open", 2: "bot:normal"}, {"max_cards": "50"}
+    )
+    join_table(bob, code)
+    start(ann, [bob])
+    expect(ann.page.get_by_test_id("latency")).to_have_text(re.compile(r"latency \d+ ms"))
+    play_to_end([ann, bob], er_move, timeout=150, ready=can_play)
+
+
+def test_slap_race_between_two_browsers_and_a_refused_move(server: Server, browser: Browser):
+    ann, bob = Player(browser, server.base, "Ann"), Player(browser, server.base, "Bob")
+    code = create_table(ann, "egyptian-ratscrew", 2, {1: "open"}, {})
+    join_table(bob, code)
+    start(ann, [bob])
+    # A refused move shows its reason: Enter pressed twice faster than the network (both
+    # key presses handled before the answer to the first comes back) plays one card; the
+    # second "play" is refused because the turn has passed.
+    first = ann if ann.visible("act-play") else bob
+    expect(first.page.get_by_test_id("act-play")).to_be_enabled()
+    first.page.evaluate(
+        "() => { for (let i = 0; i < 2; i++)"
+        " window.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter'})); }"
+    )
+    expect(first.page.get_by_test_id("refusal")).to_contain_text("Not allowed:")
+    deadline = time.monotonic() + 120
+    races = 0
+    while races < 2:
+        assert time.monotonic() < deadline, "no slappable pile came up"
+        assert not ann.over(), "the game ended before a race"
+        cards = pile(ann)
+        if slappable(cards) and cards == pile(bob):
+            seq = ann.seq()
+            # Both slap the same pile within a few milliseconds (Ann first), by the space bar in
+            # the first race and a tap on the pile in the second: one takes it, the other is
+            # too late.  The presses are timed in the pages (one clock for both) because the
+            # test drives one page at a time.
+            at = ann.page.evaluate("() => Date.now()") + 300
+            for p, delay in ((ann, 0), (bob, 5)):
+                p.page.evaluate(SLAP_AT, {"at": at + delay, "tap": races == 1})
+            for p in (ann, bob):
+                expect(p.page.get_by_test_id("slap-verdict")).not_to_contain_text(
+                    "Waiting", timeout=10000
+                )
+            verdicts = {
+                p.name: p.page.get_by_test_id("slap-verdict").inner_text() for p in (ann, bob)
+            }
+            takes = [n for n, v in verdicts.items() if "take the pile" in v]
+            late = [n for n, v in verdicts.items() if "too late" in v]
+            assert len(takes) == 1 and len(late) == 1, verdicts
+            ann.wait_past(seq)
+            bob.wait_past(seq)
+            races += 1
+            continue
+        moved = False
+        for p in (ann, bob):
+            if p.my_turn() and can_play(p):
+                seq = p.seq()
+                er_move(p)
+                p.wait_past(seq, timeout=10)
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    assert not ann.page_errors and not bob.page_errors
