@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -24,13 +25,15 @@ def quiet_bot(g: EgyptianRatscrew, pace: int = 5000) -> Any:
 
 
 class Clock:
-    """The panel's clock, set by hand: key presses are timed exactly."""
+    """The panel's clock, set by hand (``now``) or following the table (``rule``, which wins
+    while set): key presses are timed exactly, whatever the load on the machine."""
 
     def __init__(self) -> None:
         self.now = 100.0
+        self.rule: Callable[[], float] | None = None
 
     def __call__(self) -> float:
-        return self.now
+        return self.rule() if self.rule is not None else self.now
 
 
 @pytest.fixture
@@ -101,9 +104,11 @@ async def test_a_press_just_after_a_bot_took_the_pile_is_too_late_not_bad(
     state = doubles_on_the_table()
     # The bot slaps the doubles 0.6 s after it sees them (on the wall clock).
     bot = "heuristic:level=perfect,reaction_ms=600,play_ms=5000"
+    # The doubles show at 100.0; whenever the bot takes them, the screen changes at 101.0.
+    clock.rule = lambda: 100.0 if state.piles_won == 0 else 101.0
     async with play_table(state, [None, bot], seed=3) as ui:
-        clock.now = 101.0  # the doubles have been on the screen for a second
         await wait_for(ui, lambda: ui.app.state.piles_won == 1)
+        clock.rule = None
         assert "Seat 2 slaps: doubles! Seat 2 takes the pile (2 cards)." in ui.log()
         clock.now = 101.05  # you press 50 ms after the pile vanished from the screen
         cards = len(ui.app.state.stacks[0])
@@ -118,9 +123,11 @@ async def test_a_press_well_after_the_pile_was_taken_is_a_bad_slap(
 ) -> None:
     state = doubles_on_the_table()
     bot = "heuristic:level=perfect,reaction_ms=600,play_ms=5000"
+    # The doubles show at 100.0; whenever the bot takes them, the screen changes at 101.0.
+    clock.rule = lambda: 100.0 if state.piles_won == 0 else 101.0
     async with play_table(state, [None, bot], seed=3) as ui:
-        clock.now = 101.0
         await wait_for(ui, lambda: ui.app.state.piles_won == 1)
+        clock.rule = None
         clock.now = 101.0 + MIN_REACTION + 0.05  # time enough to see the empty table
         await ui.pilot.press("s")
         assert "You slap a pile that cannot be slapped: burn 1 card." in ui.log()
@@ -214,7 +221,7 @@ async def test_too_late_is_reported(play_table: OpenTable) -> None:
 async def test_a_real_time_game_between_bots_ends_with_the_person_out(
     play_table: OpenTable,
 ) -> None:
-    g = game(3, slap_in=False)
+    g = game(3, slap_in=False, max_cards=50)  # the cap ends it soon whatever happens
     first = ["2C", "3C", "4C"]
     rest = [card_text(c) for c in range(52) if card_text(c) not in first]
     state = g.new_state(seed=1, deal={"stacks": [[], first, rest]})
