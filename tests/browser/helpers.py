@@ -3,12 +3,14 @@ local storage, so its own seat token), acting only by clicks and key presses."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 DESKTOP = {"width": 1100, "height": 900}
 PHONE = {"width": 360, "height": 740}
@@ -148,10 +150,8 @@ def play_to_end(
                 seq = p.seq()
                 move(p)
                 p.moves += 1
-                try:
+                with contextlib.suppress(PlaywrightTimeout):  # a refused or raced move
                     p.wait_past(seq, timeout=10)
-                except Exception:
-                    pass  # a refused or raced move: look again
                 moved = True
         if between is not None:
             between()

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Browser, expect
 
 from .conftest import Server
 from .helpers import Player, create_table, join_table, play_to_end, start
-
 
 
 def live_cards(p: Player, scope: str = ".hand") -> list[str]:
@@ -129,8 +127,12 @@ def test_rat_a_tat_cat_two_browsers_and_a_bot(server: Server, browser: Browser):
     start(ann, [bob])
     # The opening look: your two outer cards are shown, the inner ones are not.
     me = ann.board()["seat"]
-    expect(ann.page.get_by_test_id(f"slot-{me}-1")).not_to_have_attribute("aria-label", re.compile("face down"))
-    expect(ann.page.get_by_test_id(f"slot-{me}-2")).to_have_attribute("aria-label", re.compile("face down"))
+    expect(ann.page.get_by_test_id(f"slot-{me}-1")).not_to_have_attribute(
+        "aria-label", re.compile("face down")
+    )
+    expect(ann.page.get_by_test_id(f"slot-{me}-2")).to_have_attribute(
+        "aria-label", re.compile("face down")
+    )
     play_to_end([ann, bob], ratatat_move)
     # The round's reveal shows every row.
     for p in (ann, bob):

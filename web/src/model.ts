@@ -103,8 +103,18 @@ export function seatNames(table: TableInfo | null, players: number, fallback: (i
     const s = table?.seats[i];
     if (!s) return fallback(i);
     if (s.kind === "person") return s.name ?? fallback(i);
-    if (s.kind === "bot") return `Bot ${s.name ?? ""}`.trim();
+    if (s.kind === "bot") return `${fallback(i)} (bot)`;
     return "Open seat";
+  });
+}
+
+/** A sentence of the game with the people's names for their seats ("Seat 2 plays 7H." ->
+ * "Bob plays 7H."); bots keep their seat names. */
+export function personalise(text: string, table: TableInfo | null): string {
+  if (!table) return text;
+  return text.replace(/\bSeat (\d+)\b/g, (whole, n: string) => {
+    const s = table.seats[Number(n) - 1];
+    return s && s.kind === "person" && s.name ? s.name : whole;
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { initial, reduce, refusalText, seatNames, sent } from "../src/model";
+import { initial, personalise, reduce, refusalText, seatNames, sent } from "../src/model";
 import { backoff, Connection, type SocketLike, socketUrl } from "../src/net";
 import { changedOptions, controlFor, optionValue } from "../src/options";
 import type { StateMsg, TableInfo } from "../src/protocol";
@@ -46,7 +46,8 @@ describe("the table model", () => {
   });
 
   it("names the seats", () => {
-    expect(seatNames(table, 3, (i) => `Seat ${i + 1}`)).toEqual(["Ann", "Bot hard", "Seat 3"]);
+    expect(seatNames(table, 3, (i) => `Seat ${i + 1}`)).toEqual(["Ann", "Seat 2 (bot)", "Seat 3"]);
+    expect(personalise("Seat 1 plays 7H; Seat 2 slaps.", table)).toBe("Ann plays 7H; Seat 2 slaps.");
   });
 
   it("follows a rematch", () => {

@@ -16,6 +16,8 @@ export interface CardProps {
   class?: string;
   testid?: string;
   animate?: boolean;
+  /** A clickable card drawn without the ring of a card that may be played now. */
+  quiet?: boolean;
 }
 
 export function Card(p: CardProps): JSX.Element {
@@ -70,7 +72,7 @@ export function Card(p: CardProps): JSX.Element {
     c === null ? "down" : "up",
     ink,
     p.selected ? "selected" : "",
-    p.onClick && !p.disabled ? "live" : "",
+    p.onClick && !p.disabled ? (p.quiet ? "live quiet" : "live") : "",
     p.animate === false ? "" : "anim",
     p.class ?? "",
   ]

@@ -4,9 +4,9 @@
 import type { JSX } from "preact";
 import { useContext, useEffect, useReducer, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
-import { initial, type Model, reduce, refusalText, seatNames, sent } from "../model";
+import { initial, type Model, personalise, reduce, refusalText, seatNames, sent } from "../model";
 import { Connection, socketUrl, type Status } from "../net";
-import type { ServerMsg, TableInfo } from "../protocol";
+import type { ServerMsg, StateMsg, TableInfo } from "../protocol";
 import { Ctx } from "./context";
 import { GameView, type GameProps } from "./games";
 import { NameField } from "./Lobby";
@@ -191,13 +191,13 @@ export function TablePage(p: { code: string }): JSX.Element {
             )}
           </section>
           <aside class="side">
-            <Players table={table} names={names} toAct={state!.to_act} me={model.seat} />
+            <Players table={table} names={names} toAct={whoActs(table.game, state!)} me={model.seat} />
             <section aria-labelledby="log-h" class="log-box">
               <h2 id="log-h">What happened</h2>
               <ol class="log" aria-live="polite" data-testid="log">
                 {model.log.slice(-40).map((l) => (
                   <li key={l.n} class={l.seat !== null && l.seat === model.seat ? "mine" : ""}>
-                    {l.text}
+                    {personalise(l.text, table)}
                   </li>
                 ))}
               </ol>
@@ -208,6 +208,16 @@ export function TablePage(p: { code: string }): JSX.Element {
       )}
     </main>
   );
+}
+
+/** The seats whose move it is (in Egyptian Ratscrew everyone may slap: the seat to play or
+ * to collect). */
+function whoActs(game: string, state: StateMsg): number[] {
+  if (game !== "egyptian-ratscrew") return state.to_act;
+  const v = state.observation ?? state.view ?? {};
+  if (v.result) return [];
+  const seat = v.phase === "play" ? v.turn : v.collector;
+  return typeof seat === "number" ? [seat] : [];
 }
 
 function Players(p: { table: TableInfo; names: string[]; toAct: number[]; me: number | null }): JSX.Element {

@@ -115,7 +115,7 @@ export function CagedRatsTable(p: GameProps): JSX.Element {
           ) : (
             <span class="card md empty" role="img" aria-label="No bid yet" />
           )}
-          <span class="count">bid{view.leader !== null && view.leader !== undefined ? ` by ${colour(view.leader)}` : ""}</span>
+          <span class="count">bid{view.bid && view.leader !== null && view.leader !== undefined ? ` by ${colour(view.leader)}` : ""}</span>
         </div>
       </div>
       {cageView(mine)}

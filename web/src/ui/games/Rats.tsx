@@ -21,6 +21,7 @@ export function RatsTable(p: GameProps): JSX.Element {
   const queue = useRef<string[]>([]);
   const hand: string[] = sortCards(view.hand ?? []);
   const trick: Obj | null = view.trick ?? null;
+  const combination: string = trick ? String(trick.combination ?? trick.kind ?? "play") : "";
   const need = needed(view);
   const myTurn = me !== null && (view.to_act ?? []).includes(me);
   const beat = hints(legal);
@@ -32,6 +33,7 @@ export function RatsTable(p: GameProps): JSX.Element {
   // Keep the choice to cards still in the hand.
   useEffect(() => {
     setChosen((c) => c.filter((x) => hand.includes(x)));
+    setHintAt(-1);
   }, [hand.join(" ")]);
 
   // A discard goes on one card at a time: send the next step when it is allowed.
@@ -96,7 +98,7 @@ export function RatsTable(p: GameProps): JSX.Element {
     if (discarding.length) promptText = `Finish your discard: choose ${need! - discarding.length} more card(s) (X).`;
     else if (!trick) promptText = "Your lead: choose a single card, a pair or set of one rank, or a run of three or more of one suit, then play it (P).";
     else if (beat.length)
-      promptText = `Beat the ${trick.kind} with a higher one (P), or discard ${need} card${need === 1 ? "" : "s"} (X). Hints: H.`;
+      promptText = `Beat the ${combination} with a higher one (P), or discard ${need} card${need === 1 ? "" : "s"} (X). Hints: H.`;
     else promptText = `Nothing in your hand beats it: choose ${need} card${need === 1 ? "" : "s"} to discard (X).`;
   }
 
@@ -129,7 +131,7 @@ export function RatsTable(p: GameProps): JSX.Element {
         ) : (
           <>
             <p class="muted">
-              A {trick.kind} led by {p.names[view.leader]}
+              {/^[aeiou]/.test(combination) ? "An" : "A"} {combination} led by {p.names[view.leader]}
               {trick.suit_led ? `, ${({ C: "clubs", D: "diamonds", H: "hearts", S: "spades" } as Obj)[trick.suit_led]} led` : ""}
             </p>
             <ul class="plays">
@@ -185,6 +187,7 @@ export function RatsTable(p: GameProps): JSX.Element {
                 onClick={myTurn && legal.length ? () => toggle(c) : undefined}
                 testid={`hand-${c}`}
                 animate={false}
+                quiet
               />
             ))}
           </div>
