@@ -368,10 +368,6 @@ class EgyptianRatscrew(Game):
             "'slap@N' (N = the pile version you saw, as shown in your observation)"
         )
 
-    def action_space(self) -> None:
-        """No fixed set: a slap names a pile version, which grows without bound."""
-        return None
-
     # --- dealing ----------------------------------------------------------------------------------
 
     def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> RatscrewState:
