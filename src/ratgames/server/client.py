@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import logging
 import time
 import urllib.error
 import urllib.request
@@ -27,6 +28,7 @@ from websockets.asyncio.client import ClientConnection
 from .protocol import PROTOCOL_VERSION
 
 V = PROTOCOL_VERSION
+log = logging.getLogger("ratgames.client")
 
 
 class ClientError(Exception):
@@ -252,7 +254,10 @@ class TableClient:
         elif kind == "rematch":
             self.rematch = msg["table"]
         if self.on_message is not None:
-            self.on_message(msg)
+            try:
+                self.on_message(msg)
+            except Exception:  # the caller's handler failing must not stop the connection
+                log.exception("the message handler failed on a %s message", kind)
         self._changed.set()
 
     def _fail_waiting(self, why: str) -> None:

@@ -1,0 +1,136 @@
+"""The command-line side: ``ratgames join`` (the Textual client), ``ratgames bot`` (a bot
+process at a remote table), ``ratgames db upgrade`` and ``ratgames export``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+
+from click.testing import CliRunner
+
+import ratgames
+from ratgames.cli import app as cli_app
+from ratgames.core.bots import make_bot
+from ratgames.server import store
+from ratgames.server.client import TableClient, ahttp_json
+from ratgames.server.remote_bot import play_remote, remote_capable
+from ratgames.server.remote_tui import RemoteApp
+
+from .conftest import Running, run
+from .helpers import connect, create, play_out
+
+
+def test_a_remote_bot_plays_a_seat(server: Running) -> None:
+    async def main() -> None:
+        created = await create(server.base, "rat-a-tat-cat", [{"kind": "open"}, {"kind": "open"}])
+        code = created["table"]["code"]
+        joined = await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Bot"})
+        host = await connect(server.base, created)
+        game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "rounds=2"})
+        remote = asyncio.create_task(
+            play_remote(server.base, code, joined["token"], game, "heuristic", seed=3)
+        )
+        await host.wait(lambda c: c.table is not None and c.table["seats"][1]["connected"])
+        host.host("start")
+        await play_out(host, random.Random(2))
+        outcome = await asyncio.wait_for(remote, 30)
+        assert outcome == host.state["outcome"]  # type: ignore[index]
+        record = await ahttp_json(server.base, f"/api/records/{host.state['record_id']}")  # type: ignore[index]
+        assert any(e.get("seat") == 1 for e in record["events"] if "action" in e)
+        await host.close()
+
+    run(main())
+
+
+def test_search_bots_cannot_play_remotely() -> None:
+    game = ratgames.get_game("rats")
+    message = remote_capable(make_bot(game, "ismcts:iterations=10"))
+    assert message is not None and "observation" in message
+    assert remote_capable(make_bot(game, "heuristic")) is None
+
+
+def test_join_app_plays_through_the_server(server: Running) -> None:
+    async def main() -> None:
+        created = await create(server.base, "caged-rats", [{"kind": "open"}, {"kind": "bot"}])
+        code = created["table"]["code"]
+        host = TableClient(server.base, code, None, created["host_token"])  # hosts, no seat
+        await host.connect()
+        info = await ahttp_json(server.base, f"/api/tables/{code}")
+        joined_app = RemoteApp(server.base, code, info, seat=0, token=created["token"])
+        async with joined_app.run_test() as pilot:
+            host.host("start")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                state = joined_app.client.state
+                if state is not None and state["legal"]:
+                    break
+            state = joined_app.client.state
+            assert state is not None and state["legal"], joined_app.client.errors
+            panel = joined_app.panel
+            assert panel is not None and getattr(panel, "obs", None) == state["observation"]
+            seq = state["seq"]
+            joined_app.submit(joined_app.game.parse_action(state["legal"][0]))
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if joined_app.client.acked > seq:
+                    break
+            assert joined_app.client.acked > seq
+            await joined_app.client.close()
+        await host.close()
+
+    run(main())
+
+
+def test_db_upgrade_and_export(server: Running, tmp_path: Path) -> None:
+    runner = CliRunner()
+    fresh = tmp_path / "fresh.db"
+    result = runner.invoke(cli_app, ["db", "upgrade", "--db", str(fresh)])
+    assert result.exit_code == 0, result.output
+    assert "upgraded from nothing to 0001" in result.output
+    result = runner.invoke(cli_app, ["db", "upgrade", "--db", str(fresh)])
+    assert "already at revision 0001" in result.output
+
+    async def game() -> None:
+        created = await create(
+            server.base,
+            "caged-rats",
+            [{"kind": "open"}, {"kind": "bot"}],
+        )
+        client = await connect(server.base, created)
+        client.host("start")
+        await play_out(client, random.Random(9))
+        await client.wait(lambda c: c.state is not None and c.state["record_id"] is not None)
+        await client.close()
+
+    run(game())
+    out = tmp_path / "export"
+    result = runner.invoke(cli_app, ["export", "--db", server.url, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 1 and "1 record written" in result.output
+    record = json.loads(files[0].read_text())
+    assert ratgames.replay(record).is_over()
+    engine = store.make_engine(server.url)
+    assert store.current_revision(engine) == "0001"
+    engine.dispose()
+
+
+def test_serve_checks_its_database_url() -> None:
+    result = CliRunner().invoke(cli_app, ["serve", "--db", "mysql://x/y"])
+    assert result.exit_code != 0
+    assert "unsupported database URL" in str(result.exception) + result.output
+
+
+def test_client_reports_an_unreachable_server() -> None:
+    async def main() -> None:
+        client = TableClient("http://127.0.0.1:9", "ABCDEF")
+        try:
+            await client.connect(timeout=5)
+        except Exception as exc:
+            assert "connect" in str(exc)
+        else:
+            raise AssertionError("connected to nothing")
+
+    run(main())
