@@ -8,8 +8,6 @@ from sqlalchemy import create_engine
 
 from ratgames.server.store import metadata
 
-config = context.config
-
 
 def _run(connection: object) -> None:
     context.configure(connection=connection, target_metadata=metadata)  # type: ignore[arg-type]
@@ -17,10 +15,19 @@ def _run(connection: object) -> None:
         context.run_migrations()
 
 
-connection = config.attributes.get("connection")
-if connection is not None:
-    _run(connection)
-else:
+def main() -> None:
+    """Run the migrations Alembic asks for."""
+    config = context.config
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        _run(connection)
+        return
     engine = create_engine(str(config.get_main_option("sqlalchemy.url")))
     with engine.connect() as conn:
         _run(conn)
+
+
+# Alembic runs this file as a script with its context set up; imported any other way (a
+# doctest collector walking the package, say) it has nothing to do.
+if hasattr(context, "config"):
+    main()
