@@ -370,7 +370,8 @@ def test_action_objects_are_checked_like_text(
             except IllegalAction:
                 assert _snap(trial) == before, f"a refused {obj!r} changed the state"
                 continue
-            assert any(obj == a for a in state.legal_actions(seat)), f"{obj!r} was accepted"
+            # (A real-time game may accept more than it lists: a slap at an older pile.)
+            assert state.is_legal(seat, obj), f"{obj!r} was accepted but is not legal"
             again = state.clone()
             parsed = game.parse_action(str(obj))
             assert parsed == obj, f"{obj!r} does not round-trip through {str(obj)!r}"
