@@ -119,26 +119,37 @@ async def run(players: int, seconds: float, think: float, base: str) -> dict[str
     by_table: dict[str, list[Player]] = {}
     rng = random.Random(1)
     began = time.monotonic()
-    for t in range(tables):
-        created = await ahttp_json(
-            base,
-            "/api/tables",
-            {"game": GAME, "players": 4, "options": OPTIONS, "name": "P0", "public": False},
-        )
-        code = created["table"]["code"]
-        tokens = [created["token"]]
-        for i in range(1, 4):
-            joined = await ahttp_json(base, f"/api/tables/{code}/join", {"name": f"P{i}"})
-            tokens.append(joined["token"])
-        seats = []
-        for i, token in enumerate(tokens):
-            client = TableClient(base, code, token, created["host_token"] if i == 0 else None)
-            await client.connect(timeout=60)
-            seats.append(Player(client, random.Random(rng.random()), think))
-        by_table[code] = seats
-        everyone.extend(seats)
-        if (t + 1) % 100 == 0:
-            print(f"  {4 * (t + 1)} players connected", file=sys.stderr)
+    gate = asyncio.Semaphore(16)
+
+    async def seat_table(t: int) -> None:
+        async with gate:
+            created = await ahttp_json(
+                base,
+                "/api/tables",
+                {"game": GAME, "players": 4, "options": OPTIONS, "name": "P0", "public": False},
+            )
+            code = created["table"]["code"]
+            tokens = [created["token"]]
+            for i in range(1, 4):
+                joined = await ahttp_json(base, f"/api/tables/{code}/join", {"name": f"P{i}"})
+                tokens.append(joined["token"])
+            seats = []
+            for i, token in enumerate(tokens):
+                client = TableClient(
+                    base,
+                    code,
+                    token,
+                    created["host_token"] if i == 0 else None,
+                    open_timeout=60,
+                )
+                await client.connect(timeout=120)
+                seats.append(Player(client, random.Random(rng.random()), think))
+            by_table[code] = seats
+            everyone.extend(seats)
+            if len(by_table) % 100 == 0:
+                print(f"  {4 * len(by_table)} players connected", file=sys.stderr)
+
+    await asyncio.gather(*(seat_table(t) for t in range(tables)))
     setup = time.monotonic() - began
     health = await ahttp_json(base, "/api/health")
     for seats in by_table.values():

@@ -104,6 +104,7 @@ class TableClient:
         reconnect: bool = False,
         keep_frames: bool = False,
         on_message: Callable[[dict[str, Any]], None] | None = None,
+        open_timeout: float = 10.0,
     ) -> None:
         self.base = base
         self.code = code
@@ -113,6 +114,7 @@ class TableClient:
         self.reconnect = reconnect
         self.keep_frames = keep_frames
         self.on_message = on_message
+        self.open_timeout = open_timeout
         self.frames: list[str] = []
         self.state: dict[str, Any] | None = None
         self.table: dict[str, Any] | None = None
@@ -143,7 +145,7 @@ class TableClient:
 
     # --- connecting -----------------------------------------------------------------------------
 
-    async def connect(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def connect(self, timeout: float = 30.0) -> dict[str, Any]:
         """Connect, say hello and return the ``welcome`` (raises :class:`ClientError`)."""
         self._welcome = asyncio.get_running_loop().create_future()
         self._runner = asyncio.create_task(self._run())
@@ -154,7 +156,10 @@ class TableClient:
         while not self._closing:
             try:
                 async with websockets.connect(
-                    ws_url(self.base), max_size=8 * 2**20, open_timeout=5, ping_interval=None
+                    ws_url(self.base),
+                    max_size=8 * 2**20,
+                    open_timeout=self.open_timeout,
+                    ping_interval=None,
                 ) as ws:
                     self._ws = ws
                     self.connections += 1
