@@ -554,6 +554,7 @@ class Table:
         if finished:
             self.end_play()
             self.broadcast_table()
+            self.lobby.forget_old()
         else:
             self.after_change()
 
