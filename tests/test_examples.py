@@ -1,0 +1,168 @@
+"""Every example the command line prints or the README shows runs (with tiny game counts and
+search budgets, and the game screen left at once)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ratgames
+from ratgames.cli import bot_example, main
+from ratgames.levels import levels_for
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SUBCOMMANDS = ("games", "rules", "play", "bots", "simulate", "tournament", "replay", "stats")
+
+
+def readme_commands() -> Iterator[str]:
+    """The ratgames commands of the README: its shell blocks, and the tables' commands (which
+    follow ``ratgames`` with ``-n 2``)."""
+    for block in re.findall(r"```sh\n(.*?)```", README, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            line = line.split("  #")[0].strip()
+            if line.startswith("#") or "ratgames " not in line:
+                continue
+            yield line[line.index("ratgames ") + len("ratgames ") :]
+    for span in re.findall(r"`((?:simulate|tournament) [^`]+)`", README):
+        command = " ".join(span.split())
+        yield command if " -n " in command else command.replace(" ", " -n 2 ", 1)
+
+
+def help_commands(capsys: pytest.CaptureFixture[str]) -> Iterator[str]:
+    """The examples in the help of ``ratgames`` and of every command."""
+    for args in (["--help"], *[[c, "--help"] for c in SUBCOMMANDS]):
+        out = run(capsys, args)[1]
+        for line in out.splitlines():
+            stripped = line.strip()
+            if stripped.startswith("ratgames ") and not stripped.startswith("ratgames [OPTIONS]"):
+                yield re.split(r"\s{2,}", stripped)[0][len("ratgames ") :]
+
+
+def run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str, str]:
+    try:
+        main(args)
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def shrink(command: str, tmp: Path, record: Path) -> list[str]:
+    """The command with tiny budgets: 1 game, 2 search iterations, files in ``tmp``."""
+    command = command.replace("~/.ratgames/records/rat-a-tat-cat-....json", str(record))
+    command = re.sub(r"iterations=\d+", "iterations=2", command)
+    command = re.sub(r"seconds=[\d.]+", "seconds=0.01", command)
+    args = shlex.split(command)
+    out: list[str] = []
+    it = iter(args)
+    for arg in it:
+        if arg in ("-g", "--games"):
+            out += [arg, "1"]
+            next(it)
+        elif arg in ("--json", "--out"):
+            out += [arg, str(tmp / Path(next(it)).name)]
+        else:
+            out.append(arg)
+    if out[0] in ("simulate", "tournament") and "rats" in out[1:4]:
+        out += ["-o", "max_rounds=1"]  # search tries every move of a round: one round is enough
+    if out[0] in ("simulate", "tournament") and "-w" not in out:
+        out += ["-w", "1"]
+    if out[0] == "tournament" and "--out" not in out:
+        out += ["--out", str(tmp / "tournament")]
+    return out
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A ratgames home with one finished and one unfinished game of yours; the game screen
+    leaves at once."""
+    from ratgames.core.bots import make_bot
+    from ratgames.tui.play import PlayApp
+    from ratgames.tui.replay import ReplayApp
+    from ratgames.tui.session import seat_entries
+
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(PlayApp, "run", lambda self: None)
+    monkeypatch.setattr(ReplayApp, "run", lambda self: None)
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+    bots = [None, make_bot(game, "heuristic", seed=1)]
+    records = tmp_path / "home" / "records"
+    state = game.new_state(seed=1)
+    ratgames.save_record(state.record(seat_entries(bots, ["You", "Bot"])), records / "open.json")
+    while not state.is_over():
+        seat = state.seats_to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    ratgames.save_record(state.record(seat_entries(bots, ["You", "Bot"])), records / "done.json")
+    monkeypatch.chdir(tmp_path)
+    return records / "done.json"
+
+
+def check(capsys: pytest.CaptureFixture[str], command: str, tmp: Path, record: Path) -> None:
+    args = shrink(command, tmp, record)
+    code, out, err = run(capsys, args)
+    assert code == 0, f"ratgames {' '.join(args)}\n{out}\n{err}"
+
+
+README_COMMANDS = sorted(set(readme_commands()))
+
+
+def test_the_readme_has_the_examples_this_test_runs() -> None:
+    assert len(README_COMMANDS) > 20
+    for sub in ("play", "simulate", "tournament", "replay", "stats", "rules", "games"):
+        assert any(c.startswith(sub) for c in README_COMMANDS), sub
+    assert "play --resume" in README_COMMANDS
+
+
+@pytest.mark.parametrize("command", README_COMMANDS)
+def test_every_readme_command_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, home: Path, command: str
+) -> None:
+    check(capsys, command, tmp_path, home)
+
+
+def test_every_example_in_the_help_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, home: Path
+) -> None:
+    commands = sorted(set(help_commands(capsys)))
+    assert "play --resume" in commands and "stats" in commands and len(commands) >= 8
+    for command in commands:
+        check(capsys, command, tmp_path, home)
+
+
+@pytest.mark.parametrize("game_id", [g for g in ratgames.game_ids() if not g.startswith("test")])
+def test_the_bots_listing_suggests_bots_that_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, game_id: str
+) -> None:
+    code, out, _ = run(capsys, ["bots", game_id])
+    assert code == 0
+    example = bot_example(game_id)
+    assert f"--bots {example}" in " ".join(out.split())
+    specs = [example, *levels_for(game_id).values()]
+    game = ratgames.get_game(game_id)
+    for spec in specs:
+        args = [
+            "simulate",
+            game_id,
+            "-g",
+            "1",
+            "-w",
+            "1",
+            "-b",
+            shrink(spec, tmp_path, tmp_path)[0],
+        ]
+        code, out, err = run(capsys, [*args, "random"] if game.players > 1 else args)
+        assert code == 0, f"{spec}: {err}"
+
+
+def test_the_readme_python_example_runs() -> None:
+    [code] = [b for b in re.findall(r"```python\n(.*?)```", README, re.S) if "ratgames" in b]
+    namespace: dict[str, Any] = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert namespace["state"].is_over()
