@@ -479,3 +479,17 @@ def test_replay_of_a_corrupt_record_is_one_line_and_exit_2(
         code, out, err = run(capsys, *args)
         assert code == 2, (args, out, err)
         assert len(err.strip().splitlines()) == 1 and "Traceback" not in out + err
+
+
+def test_replay_of_an_unfinished_game_says_it_can_be_resumed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game = ratgames.get_game("rat-a-tat-cat", players=2)
+    state = game.new_state(seed=2)
+    for _ in range(3):
+        seat = state.seats_to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    path = ratgames.save_record(state.record(), tmp_path / "open.json")
+    code, out, err = run(capsys, "replay", str(path), "--text")
+    assert code == 0, err
+    assert "Step 3 of 3" in out and "left unfinished here" in " ".join(out.split())

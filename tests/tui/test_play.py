@@ -209,6 +209,8 @@ async def test_help_shows_the_keys_and_the_rules_and_unbound_keys_say_why() -> N
         keys = text_of(app, "#help-keys")
         assert "Draw" in keys and "Knock" in keys and "Quit" in keys and "Fast-forward" in keys
         assert app.screen.rules_markdown.endswith(game.rules())
+        assert "`memory_aid=false`" in app.screen.rules_markdown
+        assert "ratgames play rat-a-tat-cat -o name=value" in app.screen.rules_markdown
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 

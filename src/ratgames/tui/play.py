@@ -538,8 +538,24 @@ class PlayApp(App[None]):
                 labels.append(label)
         keys = [KeyHelp(" ".join(labels), what) for (_, what), labels in grouped.items()]
         line = self.panel.help_line()
-        rules = (f"**Keys in short:** {line}\n\n" if line else "") + self.game.rules()
+        rules = (f"**Keys in short:** {line}\n\n" if line else "") + self._options_text()
+        rules += self.game.rules()
         self.open_screen(HelpScreen(self.game.title, keys, rules))
+
+    def _options_text(self) -> str:
+        """The options of the game in play, and how to choose them next time (Markdown)."""
+        specs = self.game.option_specs
+        if not specs:
+            return ""
+        lines = [
+            f"**This game's options** (next time: `ratgames play {self.game.id} -o name=value`):",
+            "",
+        ]
+        for spec in specs:
+            value = self.game.options.get(spec.name, spec.default)
+            shown = str(value).lower() if isinstance(value, bool) else str(value)
+            lines.append(f"* `{spec.name}={shown}`: {spec.help}")
+        return "\n".join(lines) + "\n\n"
 
     def action_fast_forward(self) -> None:
         """f: bots move at once until a person's turn (or, in real time, play out a game that no

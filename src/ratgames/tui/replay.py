@@ -49,6 +49,11 @@ def frame_text(
     if outcome is not None:
         winners = ", ".join(game.seat_name(w) for w in outcome.winners)
         tail = f"\n\nGame over ({outcome.reason}); winner: {winners}."
+    elif index == len(frames) - 1:
+        tail = (
+            "\n\nThe game was left unfinished here: 'ratgames play --resume RECORD' takes it "
+            "up again."
+        )
     return f"{head}\n\n{body}{tail}"
 
 
