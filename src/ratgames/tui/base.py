@@ -35,7 +35,9 @@ class GamePanel(Widget, can_focus=True):
 
     The app calls :meth:`show` after every change with the seat's observation, its legal actions
     and the seats that may act.  To act, a panel calls ``self.host.submit(action)``; for a key
-    that does nothing now it calls ``self.host.refuse(why)``, which the status line shows.
+    that does nothing now it calls ``self.host.refuse(why)``, which the status line shows.  (A
+    key that reaches the app unhandled is reported as doing nothing: a panel that handles keys
+    in its own ``on_key`` calls ``event.stop()`` on those it uses.)
 
     Several people at one keyboard (hot-seat): in a turn-based game the app gives each person a
     panel of their own and covers the table between them.  In a real-time game everyone plays at

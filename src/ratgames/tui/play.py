@@ -57,6 +57,9 @@ from .session import record_stem, seat_entries
 PACES = (0.0, 0.15, 0.3, 0.6, 1.0, 1.5, 2.5)
 """The pauses a turn-based bot may take before its move, in seconds (``+``/``-`` step along)."""
 
+NOTE_SECONDS = 4.0
+"""How long a refusal stays in the status line at least (moves of others do not wipe it)."""
+
 MAX_PLAY_OUT = 200_000
 """The most actions a real-time play-out takes (every game has a safety cap well below it)."""
 
@@ -144,6 +147,7 @@ class PlayApp(App[None]):
         self._pending: dict[int, Action] = {}
         self._fast = False
         self._status_note: Text | None = None
+        self._note_since = 0.0
         self._mounted = False
         self._setup(game, bots, seed, seat, names, state, seeds, clock, record_path)
 
@@ -262,6 +266,7 @@ class PlayApp(App[None]):
             except IllegalAction as exc:
                 self.refuse(f"Not allowed: {exc}")
                 return
+        self._note_since = 0.0  # your move answers the last refusal
         self.after_change()
 
     def say(self, message: str) -> None:
@@ -275,6 +280,7 @@ class PlayApp(App[None]):
         """Say in the status line (and the log) why a key did nothing, with a bell."""
         self.say(message)
         self._status_note = Text(message, style="bold red")
+        self._note_since = time.monotonic()
         self.update_status()
         self.bell()
 
@@ -330,7 +336,8 @@ class PlayApp(App[None]):
         legal = state.legal_actions(self.seat) if self.seat in to_act else []
         observation = state.observation(self.seat)
         self.panel.show(observation, legal, to_act)
-        self._status_note = None
+        if time.monotonic() - self._note_since > NOTE_SECONDS:
+            self._status_note = None  # a refusal stays a few seconds, even in real time
         self.update_status()
         stage = state.stage()
         new_events = self._new_events(observation)
