@@ -72,6 +72,8 @@ def shrink(command: str, tmp: Path, record: Path) -> list[str]:
             out.append(arg)
     if out[0] in ("simulate", "tournament") and "rats" in out[1:4]:
         out += ["-o", "max_rounds=1"]  # search tries every move of a round: one round is enough
+    if out[0] == "simulate" and "caged-rats" in out[1:4] and "single_deal=true" not in out:
+        out += ["-o", "single_deal=true"]
     if out[0] in ("simulate", "tournament") and "-w" not in out:
         out += ["-w", "1"]
     if out[0] == "tournament" and "--out" not in out:
@@ -145,19 +147,9 @@ def test_the_bots_listing_suggests_bots_that_run(
     example = bot_example(game_id)
     assert f"--bots {example}" in " ".join(out.split())
     specs = [example, *levels_for(game_id).values()]
-    game = ratgames.get_game(game_id)
     for spec in specs:
-        args = [
-            "simulate",
-            game_id,
-            "-g",
-            "1",
-            "-w",
-            "1",
-            "-b",
-            shrink(spec, tmp_path, tmp_path)[0],
-        ]
-        code, out, err = run(capsys, [*args, "random"] if game.players > 1 else args)
+        args = shrink(f"simulate {game_id} -g 1 -b {spec} random", tmp_path, tmp_path)
+        code, out, err = run(capsys, args)
         assert code == 0, f"{spec}: {err}"
 
 

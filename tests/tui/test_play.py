@@ -337,7 +337,7 @@ async def test_the_result_screen_offers_a_rematch_and_a_new_game(tmp_path: Path)
 
 async def test_new_game_screen_starts_the_chosen_game() -> None:
     game = ratgames.get_game("caged-rats")
-    app = app_for(game, [None, "random"], None)
+    app = app_for(game, [None, "random"], None, bot_pause=60.0)  # the new bots wait
     async with app.run_test() as pilot:
         app._finished = True  # as if the game had ended
         app.choose_after("new")
