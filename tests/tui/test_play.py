@@ -379,3 +379,14 @@ async def test_the_screen_fits_80x24_and_follows_a_resize(game_id: str) -> None:
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         fits()
+
+
+async def test_a_panel_key_that_says_why_not_shows_it_in_the_status_line() -> None:
+    """The Rat-a-Tat Cat panel answers 's' out of a swap with a line in the log only."""
+    app = app_for(rtc(), [None, "heuristic"], None)
+    async with app.run_test() as pilot:
+        await until(pilot, lambda: app.state.seats_to_act() == [0])
+        before = len(app.logs[0])
+        await pilot.press("s")
+        assert len(app.logs[0]) == before + 1
+        assert text_of(app, "#status") == app.logs[0][-1].plain

@@ -335,7 +335,9 @@ class PlayApp(App[None]):
         to_act = state.seats_to_act()
         legal = state.legal_actions(self.seat) if self.seat in to_act else []
         observation = state.observation(self.seat)
+        mark = len(self.logs.get(self.seat, []))
         self.panel.show(observation, legal, to_act)
+        said = self.logs.get(self.seat, [])[mark:]
         if time.monotonic() - self._note_since > NOTE_SECONDS:
             self._status_note = None  # a refusal stays a few seconds, even in real time
         self.update_status()
@@ -349,7 +351,7 @@ class PlayApp(App[None]):
         if stage != self._stage:
             self._stage = stage
             if self.reveal:
-                self.show_reveal(observation, new_events)
+                self.show_reveal(observation, new_events, said)
                 return
         if self.game.real_time:
             self.schedule_reactions()
@@ -627,6 +629,28 @@ class PlayApp(App[None]):
         self.bot_pause = PACES[max(0, min(len(PACES) - 1, nearest + step))]
         self.update_status()
 
+    async def run_action(
+        self,
+        action: Any,
+        default_namespace: Any = None,
+        namespaces: Any = None,
+    ) -> bool:
+        """Run a key's action; when a panel's key changed nothing but said something in the log
+        (the panel's way of saying why not), that goes to the status line too."""
+        panel_key = isinstance(default_namespace, GamePanel)
+        moves = len(self.state.events())
+        log = self.logs.get(self.seat, [])
+        said = len(log)
+        since = self._note_since
+        handled = await super().run_action(action, default_namespace, namespaces)
+        if panel_key and len(self.state.events()) == moves and self._note_since == since:
+            log = self.logs.get(self.seat, [])
+            if len(log) > said:
+                self._status_note = Text(log[-1].plain, style="bold red")
+                self._note_since = time.monotonic()
+                self.update_status()
+        return handled
+
     def on_key(self, event: events.Key) -> None:
         """A key bound to nothing: say so in the status line."""
         if len(self.screen_stack) > 1 or event.key in QUIET_KEYS:
@@ -641,9 +665,15 @@ class PlayApp(App[None]):
 
     # --- between rounds and at the end ----------------------------------------------------------
 
-    def show_reveal(self, observation: dict[str, Any], new_events: list[Any]) -> None:
-        """Between rounds: everyone's cards and the scores, until a key."""
+    def show_reveal(
+        self, observation: dict[str, Any], new_events: list[Any], said: Sequence[Text] = ()
+    ) -> None:
+        """Between rounds: everyone's cards and the scores, until a key.  What it shows: the
+        panel's :meth:`~ratgames.tui.base.GamePanel.round_summary`, else what the panel said
+        in the log as the round ended, else the round's last events in words."""
         body = self.panel.round_summary(observation)
+        if body is None and said:
+            body = Text("\n").join(said[-14:])
         if body is None:
             viewer = self.seat if len(self.people) == 1 else None
             lines = [self._event_line(e, viewer) for e in new_events[-14:]]
