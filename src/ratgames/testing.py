@@ -19,7 +19,6 @@ from .core import (
     Chance,
     DealError,
     Game,
-    IllegalAction,
     InvalidNotation,
     Option,
     Outcome,

@@ -154,7 +154,7 @@ def same_action(a: object, b: object) -> bool:
     if isinstance(a, tuple | list):
         return len(a) == len(b) and all(  # type: ignore[arg-type]
             same_action(x, y)
-            for x, y in zip(a, b)  # type: ignore[call-overload]
+            for x, y in zip(a, b, strict=True)  # type: ignore[call-overload]
         )
     if dataclasses.is_dataclass(a) and not isinstance(a, type):
         return all(

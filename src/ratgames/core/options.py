@@ -16,7 +16,6 @@ ratgames.core.errors.OptionError: option 'burn': 7 is not allowed; use a whole n
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
