@@ -234,7 +234,7 @@ def test_a_single_joker_is_lowest_and_never_led_with_another_choice() -> None:
     refused(s, "discard 4D", "names the suit")
     play(s, "4D")
     obs = s.observation(0)
-    assert obs["events"][-2] == {"event": "trick", "round": 1, "winner": 1, "cards": 2, "n": 6}
+    assert obs["events"][-2] == {"kind": "trick", "round": 1, "winner": 1, "count": 2}
     assert obs["stock_taker"] == 1
 
 
@@ -286,7 +286,7 @@ def test_the_hand_shrinks_to_the_smallest_reserve() -> None:
     assert obs["stock"] == 0 and obs["stock_taker"] == 1
     assert obs["to_act"] == [1], "the winner of the last trick leads the next round"
     assert sorted(obs["hand"]) == ["AS", "KS"], "seat 0's reserve was exactly its two cards"
-    assert obs["events"][-1]["event"] == "round_end"
+    assert obs["events"][-1]["kind"] == "round_end"
     assert obs["events"][-1]["next_hand_size"] == 2
     # Seat 0's reserve shuffle is not recorded (nothing to choose); seat 1's is.
     chances = [e for e in s.events() if e[0] == "chance"]
@@ -383,7 +383,7 @@ def test_observations_hide_other_hands_and_reserve_order() -> None:
     play(s, "AS", "discard KS")
     obs = s.observation(1)
     assert obs["holdings_known"][0] == ["KS", "AS"]
-    assert obs["events"][-1] == {"event": "trick", "round": 1, "winner": 0, "cards": 2, "n": 3}
+    assert obs["events"][-1] == {"kind": "trick", "round": 1, "winner": 0, "count": 2}
 
 
 @pytest.mark.parametrize(("players", "jokers"), [(2, 0), (3, 2), (4, 1)])

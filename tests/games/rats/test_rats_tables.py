@@ -1,6 +1,7 @@
 """The fast paths of Rats' move generation: hands kept as bit masks too, and tables keyed by
 parts of those masks.  They must list exactly the plays of the plain enumeration, in the same
-order, and the masks must stay in step with the hands through play, clones and samples."""
+order, and the masks must stay in step with the hands through play, clones and samples.  The
+tables are bounded caches: they stay within their limits."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from ratgames.games.rats.combos import (
     SET,
     SINGLE,
     SINGLES,
+    TABLES,
     RatsAction,
     leads_of_mask,
     run_leads,
     runs_of_suit,
     set_leads,
     sets_of_rank,
+    top_run,
 )
 from ratgames.games.rats.rules import RatsState, split_hand
 
@@ -138,3 +141,40 @@ def test_a_clone_played_on_leaves_the_original_alone() -> None:
         # Playing the original does not touch a clone either.
         assert fresh.hand_masks == masks
         assert fresh.legal_actions(seat) == legal
+
+
+def test_every_cache_stays_within_its_bound_and_play_is_unchanged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The module's caches are bounded (a long simulation must not grow without end): with tiny
+    limits they stay within twice their limit and the plays listed do not change."""
+    assert len(TABLES) > 10
+    for table in TABLES:
+        monkeypatch.setattr(table, "limit", 8)
+        table.clear()  # a cache: emptied, it refills
+        table.older = {}
+    game = ratgames.get_game("rats", players=2, options={"jokers": 2})
+    rng = Rng(21)
+    for seed in range(3):
+        s = game.new_state(seed=seed)
+        assert isinstance(s, RatsState)
+        while not s.is_over():
+            seat = s.seats_to_act()[0]
+            legal = s.legal_actions(seat)
+            hand = s.hands[seat]
+            assert legal == (plain_follows(s, hand) if s.trick else plain_leads(hand))
+            s.observation(seat)
+            s.apply(seat, legal[rng.randbelow(len(legal))])
+        for table in TABLES:
+            assert table.entries() <= 16
+
+
+def test_the_top_run_is_the_best_run_of_the_enumeration() -> None:
+    rng = Rng(4)
+    for _ in range(3000):
+        ranks = rng.randbelow(1 << 13)
+        jokers = (52, 53)[: rng.randbelow(3)]
+        length = 3 + rng.randbelow(6)
+        runs = [v for v, a in runs_of_suit(1, ranks, jokers) if len(a.cards) == length]
+        top = top_run(ranks, len(jokers), length)
+        assert (top * 4 + 1 if top >= 0 else -1) == max(runs, default=-1), (ranks, jokers, length)

@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ratgames.cards import standard_deck
-from ratgames.core.bots import Bot, SeatView, register_bot
-from ratgames.core.game import Action
+from ratgames.core.bots import Bot, SeatView, bot_params_from, register_bot
+from ratgames.core.game import Action, Game
 from ratgames.core.options import Option
 
-from .combos import CARD_INDEX, DISCARD, SET, SINGLE, RatsAction, run_value, runs_of_suit, set_rank
+from .combos import CARD_INDEX, DISCARD, SET, SINGLE, RatsAction, run_value, set_rank, top_run
 from .rules import split_hand
 
 
@@ -63,9 +63,7 @@ def can_be_beaten(kind: int, cards: tuple[int, ...], suit_led: int, outside: lis
     value = run_value(cards)
     for suit in range(4):
         ranks = by_suit[suit]
-        if ranks and any(
-            v > value and len(a.cards) == n for v, a in runs_of_suit(suit, ranks, jokers)
-        ):
+        if ranks and top_run(ranks, len(jokers), n) * 4 + suit > value:
             return True
     return False
 
@@ -85,9 +83,9 @@ class HeuristicBot(Bot):
         ),
     )
 
-    def __init__(self, game: Any, seed: int = 0, **params: Any) -> None:
+    def __init__(self, game: Game, seed: int = 0, **params: Any) -> None:
         super().__init__(game, seed, **params)
-        self.risk = float(params.get("risk", 0.5))
+        self.risk = float(bot_params_from(HeuristicBot, params)["risk"])
         self.deck = standard_deck(game.options["jokers"])
 
     def act(self, view: SeatView) -> Action:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
-from ratgames.cards import SUIT_NAMES, card_text, parse_card
-from ratgames.core.errors import IllegalAction
+from ratgames.cards import card_text, parse_card
+from ratgames.core.errors import IllegalAction, InvalidNotation
 
 SINGLE, SET, RUN, DISCARD = 0, 1, 2, 3
 KIND_WORDS = ("single", "set", "run", "discard")
@@ -27,6 +27,9 @@ JOKERS = (52, 53)
 
 
 _TEXT = tuple(card_text(c) for c in range(54))
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def seq_rank(card: int) -> int:
@@ -58,22 +61,54 @@ class RatsAction(NamedTuple):
             return f"{text} {KIND_WORDS[self.kind]}"
         return text
 
-    def describe(self) -> str:
-        """Words for the play, e.g. ``a pair of 7s`` or ``a run of 3 in clubs``."""
-        return describe_play(self.kind, self.cards)
+
+class Table(dict[K, V]):
+    """A bounded cache: a dict that computes a missing entry with ``make(key)`` and keeps it.
+
+    When it would pass ``limit`` entries it starts afresh, keeping the full generation aside:
+    an entry asked for again is taken back from there instead of being made anew, so what play
+    keeps asking for survives while the rest is dropped at the next turn.  It never holds more
+    than twice ``limit`` entries, and a lookup that hits stays one dict access."""
+
+    __slots__ = ("limit", "make", "older")
+
+    def __init__(self, make: Callable[[K], V], limit: int) -> None:
+        super().__init__()
+        self.make = make
+        self.limit = limit
+        self.older: dict[K, V] = {}
+
+    def __missing__(self, key: K) -> V:
+        value = self.older.get(key)
+        if value is None:
+            value = self.make(key)
+        if len(self) >= self.limit:
+            self.older = dict(self)
+            self.clear()
+        self[key] = value
+        return value
+
+    def entries(self) -> int:
+        """How many entries the table holds, both generations counted."""
+        return len(self) + len(self.older)
 
 
-_TEXT_CACHE: dict[RatsAction, str] = {}
+TABLES: list[Table[Any, Any]] = []
+"""Every cache of the module, with its limit (for tests and memory checks)."""
+
+
+def _table(make: Callable[[K], V], limit: int) -> Table[K, V]:
+    table = Table(make, limit)
+    TABLES.append(table)
+    return table
+
+
+_TEXTS: Table[RatsAction, str] = _table(str, 4096)
 
 
 def action_text(action: RatsAction) -> str:
     """``str(action)``, remembered (observations write the same plays many times)."""
-    text = _TEXT_CACHE.get(action)
-    if text is None:
-        if len(_TEXT_CACHE) > 200_000:
-            _TEXT_CACHE.clear()
-        text = _TEXT_CACHE[action] = str(action)
-    return text
+    return _TEXTS[action]
 
 
 CARD_INDEX = {card_text(c): c for c in range(54)}
@@ -90,19 +125,17 @@ def canonical(kind: int, cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     return tuple(sorted(cards, key=_run_key if kind == RUN else _canon_key))
 
 
-_INTERN: dict[RatsAction, RatsAction] = {}
+def _same(action: RatsAction) -> RatsAction:
+    return action
+
+
+_INTERN: Table[RatsAction, RatsAction] = _table(_same, 32768)
 
 
 def make_action(kind: int, cards: tuple[int, ...]) -> RatsAction:
-    """The (interned) action of ``kind`` with ``cards`` already in canonical order."""
-    a = RatsAction(kind, cards)
-    got = _INTERN.get(a)
-    if got is None:
-        if len(_INTERN) > 500_000:
-            _INTERN.clear()
-        _INTERN[a] = a
-        return a
-    return got
+    """The action of ``kind`` with ``cards`` already in canonical order, interned (the tables
+    share one object per play, so most membership tests succeed by identity)."""
+    return _INTERN[RatsAction(kind, cards)]
 
 
 SINGLES = tuple(make_action(SINGLE, (c,)) for c in range(54))
@@ -165,22 +198,6 @@ def run_value(cards: tuple[int, ...]) -> int:
     return min(12, lo + n - 1) * 4 + suit
 
 
-def describe_play(kind: int, cards: tuple[int, ...]) -> str:
-    """Words for a play."""
-    n = len(cards)
-    if kind == DISCARD:
-        return f"a discard of {n}"
-    if kind == SINGLE:
-        return "a joker" if cards[0] >= 52 else f"the {card_text(cards[0])}"
-    if kind == SET:
-        rank = set_rank(cards)
-        return f"{'a ' if n == 2 else ''}{SET_NAMES.get(n, 'set')} of {rank_plural(rank)}"
-    value = run_value(cards)
-    top = value >> 2
-    top_text = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")[top]
-    return f"a run of {n} in {SUIT_NAMES[value & 3]} up to {top_text}"
-
-
 # --- notation -------------------------------------------------------------------------------
 
 
@@ -192,12 +209,13 @@ NOTATION_HELP = (
 
 
 def parse_action(text: str) -> RatsAction:
-    """Read a play from its notation (see the module docstring)."""
+    """Read a play from its notation (see the module docstring); text that is not a play raises
+    :class:`InvalidNotation`."""
     if not isinstance(text, str):
-        raise IllegalAction(f"a play is written as text; {NOTATION_HELP}")
+        raise InvalidNotation(f"a play is written as text; {NOTATION_HELP}")
     words = text.replace(",", " ").split()
     if not words:
-        raise IllegalAction(f"empty play; {NOTATION_HELP}")
+        raise InvalidNotation(f"empty play; {NOTATION_HELP}")
     kind = -1
     if words[0].lower() == "discard":
         kind = DISCARD
@@ -206,15 +224,15 @@ def parse_action(text: str) -> RatsAction:
         kind = SET if words[-1].lower() == "set" else RUN
         words = words[:-1]
     if not words:
-        raise IllegalAction(f"no cards named; {NOTATION_HELP}")
+        raise InvalidNotation(f"no cards named; {NOTATION_HELP}")
     if len(words) > 13:
-        raise IllegalAction(f"a play has at most 13 cards; {NOTATION_HELP}")
+        raise InvalidNotation(f"a play has at most 13 cards; {NOTATION_HELP}")
     try:
         cards = [parse_card(w) for w in words]
     except IllegalAction as exc:
-        raise IllegalAction(f"{exc}; {NOTATION_HELP}") from None
+        raise InvalidNotation(f"{exc}; {NOTATION_HELP}") from None
     if len(set(cards)) != len(cards):
-        raise IllegalAction(f"{text.strip()!r} names a card twice")
+        raise InvalidNotation(f"{text.strip()!r} names a card twice")
     tcards = tuple(cards)
     if kind == DISCARD:
         return make_action(DISCARD, canonical(DISCARD, tcards))
@@ -223,17 +241,65 @@ def parse_action(text: str) -> RatsAction:
             return SINGLES[tcards[0]]
         is_set, is_run = set_rank(tcards) >= 0, run_value(tcards) >= 0
         if is_set and is_run:
-            raise IllegalAction(
+            raise InvalidNotation(
                 f"{text.strip()!r} can be three of a kind or a run: add 'set' or 'run'"
             )
         if not is_set and not is_run:
-            raise IllegalAction(f"{text.strip()!r} is {why_not_combination(tcards)}")
+            raise InvalidNotation(f"{text.strip()!r} is {why_not_combination(tcards)}")
         kind = SET if is_set else RUN
     elif kind == SET and set_rank(tcards) < 0:
-        raise IllegalAction(f"{text.strip()!r} is not a pair, three or four of a kind")
+        raise InvalidNotation(f"{text.strip()!r} is not a pair, three or four of a kind")
     elif kind == RUN and run_value(tcards) < 0:
-        raise IllegalAction(f"{text.strip()!r} is not a run of three or more in one suit")
+        raise InvalidNotation(f"{text.strip()!r} is not a run of three or more in one suit")
     return make_action(kind, canonical(kind, tcards))
+
+
+def shown(value: object) -> str:
+    """A short, safe description of a value someone offered as part of a play (for messages)."""
+    if value is None or type(value) in (bool, float):
+        return repr(value)
+    if type(value) is int:
+        return repr(value) if -(10**9) < value < 10**9 else "a very large number"
+    if type(value) is str:
+        return repr(value[:12])
+    return f"a {type(value).__name__}"
+
+
+def malformed(action: object, jokers: int) -> str | None:
+    """Why ``action`` is not a play of Rats at all (in a deck with ``jokers`` jokers), or None
+    if it is one: a :class:`RatsAction` whose kind is one of the ints SINGLE to DISCARD and
+    whose cards are a tuple of 1 to 13 different card ints of the deck in canonical order, that
+    its kind can read (one card for a single, a set, a run).  Types must be exact: ``True`` is
+    not the kind 1 and ``7.0`` is not a card, though Python finds them equal."""
+    if type(action) is not RatsAction or len(action) != 2:
+        return f"{shown(action)} is not a play of Rats (a RatsAction of a kind and its cards)"
+    kind, cards = action
+    if type(kind) is not int or not SINGLE <= kind <= DISCARD:
+        return (
+            "the kind of a play is one of the ints 0 to 3 (single, set, run, discard), "
+            f"not {shown(kind)}"
+        )
+    if type(cards) is not tuple:
+        return f"the cards of a play are a tuple of card ints, not {shown(cards)}"
+    if not 1 <= len(cards) <= 13:
+        return f"a play has 1 to 13 cards, not {len(cards)}"
+    top = 52 + jokers
+    for c in cards:
+        if type(c) is not int or not 0 <= c < top:
+            return f"{shown(c)} is not a card of this deck (the cards are the ints 0 to {top - 1})"
+    if len(set(cards)) != len(cards):
+        return "a play names each card once"
+    text = " ".join(_TEXT[c] for c in cards)
+    if canonical(kind, cards) != cards:
+        right = " ".join(_TEXT[c] for c in canonical(kind, cards))
+        return f"the cards {text} are not in the order of the notation ({right})"
+    if kind == SINGLE and len(cards) != 1:
+        return "a single is one card"
+    if kind == SET and set_rank(cards) < 0:
+        return f"{text} is not a set: {why_not_combination(cards)}"
+    if kind == RUN and run_value(cards) < 0:
+        return f"{text} is not a run: {why_not_combination(cards)}"
+    return None
 
 
 def why_not_combination(cards: tuple[int, ...]) -> str:
@@ -334,9 +400,20 @@ def enum_runs(
 
 
 # --- cached tables: the combinations one rank (or one suit) of a hand allows ------------------
+#
+# Every cache below is a bounded :class:`Table`.  The limits hold what long simulations keep
+# asking for (hands with jokers make the most distinct keys) while keeping memory to a few MB.
 
-_SET_TABLE: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, RatsAction], ...]] = {}
-_RUN_TABLE: dict[tuple[int, int, tuple[int, ...]], tuple[tuple[int, RatsAction], ...]] = {}
+SetKey = tuple[int, int, tuple[int, ...]]
+
+
+def _make_sets(key: SetKey) -> tuple[tuple[int, RatsAction], ...]:
+    rank, suits, jokers = key
+    hand = tuple(rank * 4 + s for s in range(4) if suits >> s & 1) + jokers
+    return tuple((len(cards), make_action(SET, cards)) for _, cards in enum_sets(hand, None, -1))
+
+
+_SETS: Table[SetKey, tuple[tuple[int, RatsAction], ...]] = _table(_make_sets, 1024)
 
 
 def sets_of_rank(
@@ -344,13 +421,7 @@ def sets_of_rank(
 ) -> tuple[tuple[int, RatsAction], ...]:
     """The sets (as ``(size, action)``) made of the cards of ``rank`` whose suits are in the
     bit mask ``suits``, with any of ``jokers``."""
-    key = (rank, suits, jokers)
-    got = _SET_TABLE.get(key)
-    if got is None:
-        hand = tuple(rank * 4 + s for s in range(4) if suits >> s & 1) + jokers
-        got = tuple((len(cards), make_action(SET, cards)) for _, cards in enum_sets(hand, None, -1))
-        _SET_TABLE[key] = got
-    return got
+    return _SETS[rank, suits, jokers]
 
 
 def _run_ranks(ranks: int, jokers: tuple[int, ...]) -> int:
@@ -364,42 +435,40 @@ def _run_ranks(ranks: int, jokers: tuple[int, ...]) -> int:
 
 
 def runs_of_suit(
-    suit: int, ranks: int, jokers: tuple[int, ...]
+    suit: int, ranks: int, jokers: tuple[int, ...], length: int | None = None
 ) -> tuple[tuple[int, RatsAction], ...]:
     """The runs (as ``(value, action)``) made of the cards of ``suit`` whose sequence ranks are
-    in the bit mask ``ranks`` (ace = bit 0 ... king = bit 12), with any of ``jokers``."""
+    in the bit mask ``ranks`` (ace = bit 0 ... king = bit 12), with any of ``jokers``, of
+    ``length`` cards only if given.  (Not cached: the tables below keep what play asks for.)"""
     ranks = _run_ranks(ranks, jokers)
-    key = (suit, ranks, jokers)
-    got = _RUN_TABLE.get(key)
-    if got is None:
-        hand = tuple(((q - 1) if q else 12) * 4 + suit for q in range(13) if ranks >> q & 1)
-        got = tuple(
-            (value, make_action(RUN, cards)) for value, cards in enum_runs(hand + jokers, None, -1)
-        )
-        _RUN_TABLE[key] = got
-    return got
+    hand = tuple(((q - 1) if q else 12) * 4 + suit for q in range(13) if ranks >> q & 1)
+    return tuple(
+        (value, make_action(RUN, cards)) for value, cards in enum_runs(hand + jokers, length, -1)
+    )
 
 
-_SET_LEADS: dict[tuple[int, int, tuple[int, ...]], tuple[RatsAction, ...]] = {}
-_RUN_LEADS: dict[tuple[int, int, tuple[int, ...]], tuple[RatsAction, ...]] = {}
+def top_run(ranks: int, jokers: int, length: int) -> int:
+    """The highest top card (sequence rank: ace 0 ... king 12) of the runs of ``length`` cards
+    that the cards of one suit whose sequence ranks are in the bit mask ``ranks`` make with
+    ``jokers`` jokers, taking each run's best reading; -1 if they make none."""
+    if length < 3:
+        return -1
+    need = max(1, length - jokers)
+    for top in range(12, length - 2, -1):
+        window = ((1 << length) - 1) << (top - length + 1)
+        if (ranks & window).bit_count() >= need:
+            return top
+    return -1
 
 
 def set_leads(rank: int, suits: int, jokers: tuple[int, ...]) -> tuple[RatsAction, ...]:
     """The actions of :func:`sets_of_rank` alone (for listing leads without unpacking)."""
-    key = (rank, suits, jokers)
-    got = _SET_LEADS.get(key)
-    if got is None:
-        got = _SET_LEADS[key] = tuple(a for _, a in sets_of_rank(rank, suits, jokers))
-    return got
+    return tuple(a for _, a in sets_of_rank(rank, suits, jokers))
 
 
 def run_leads(suit: int, ranks: int, jokers: tuple[int, ...]) -> tuple[RatsAction, ...]:
     """The actions of :func:`runs_of_suit` alone (for listing leads without unpacking)."""
-    key = (suit, _run_ranks(ranks, jokers), jokers)
-    got = _RUN_LEADS.get(key)
-    if got is None:
-        got = _RUN_LEADS[key] = tuple(a for _, a in runs_of_suit(suit, ranks, jokers))
-    return got
+    return tuple(a for _, a in runs_of_suit(suit, ranks, jokers))
 
 
 # --- tables keyed by part of a hand's bit mask ------------------------------------------------
@@ -407,26 +476,10 @@ def run_leads(suit: int, ranks: int, jokers: tuple[int, ...]) -> tuple[RatsActio
 # A hand is also kept as a bit mask (bit ``c`` for card ``c``).  Masking it with one of the keys
 # below gives an int that names both the part of the hand a table entry is about (its bits say
 # which ranks or which suit) and the jokers held, so a single dict lookup finds the plays that
-# part allows.  Every table is filled on first use and bounded by its key space.
+# part allows.  Every table is filled on first use.
 
 JOKER_BITS = 3 << 52
 NATURAL_BITS = (1 << 52) - 1
-
-_V = TypeVar("_V")
-
-
-class _Table(dict[int, _V]):
-    """A dict that computes a missing entry with ``make(key)`` and keeps it."""
-
-    __slots__ = ("make",)
-
-    def __init__(self, make: Callable[[int], _V]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: int) -> _V:
-        value = self[key] = self.make(key)
-        return value
 
 
 def _jokers_of(mask: int) -> tuple[int, ...]:
@@ -448,8 +501,8 @@ def _singles_and_sets(key: int) -> tuple[tuple[RatsAction, ...], tuple[RatsActio
 
 LEAD_KEYS = tuple(((255 << (8 * i)) | JOKER_BITS) for i in range(7))
 """Masks of the two-rank parts of a hand (ranks 2-3, 4-5, ..., K-A), with the jokers."""
-LEAD_PARTS: _Table[tuple[tuple[RatsAction, ...], tuple[RatsAction, ...]]] = _Table(
-    _singles_and_sets
+LEAD_PARTS: Table[int, tuple[tuple[RatsAction, ...], tuple[RatsAction, ...]]] = _table(
+    _singles_and_sets, 8192
 )
 """``LEAD_PARTS[hand_mask & LEAD_KEYS[i]]``: the singles and set leads of part ``i``."""
 
@@ -493,7 +546,7 @@ def _suit_run_leads(key: int) -> tuple[RatsAction, ...]:
     return run_leads(suit, ranks, _jokers_of(key)) if suit >= 0 else ()
 
 
-RUN_LEADS: _Table[tuple[RatsAction, ...]] = _Table(_suit_run_leads)
+RUN_LEADS: Table[int, tuple[RatsAction, ...]] = _table(_suit_run_leads, 4096)
 """``RUN_LEADS[run_cards(hand_mask) & SEQ_SUIT_KEYS[suit]]``: the runs of that suit, as
 :func:`run_leads`."""
 
@@ -535,7 +588,7 @@ def leads_of_mask(mask: int) -> list[RatsAction]:
     return out
 
 
-def _set_follows(size: int) -> _Table[tuple[RatsAction, ...]]:
+def _set_follows(size: int) -> Table[int, tuple[RatsAction, ...]]:
     def make(key: int) -> tuple[RatsAction, ...]:
         naturals = key & NATURAL_BITS
         if not naturals:
@@ -547,7 +600,7 @@ def _set_follows(size: int) -> _Table[tuple[RatsAction, ...]]:
             return ()
         return tuple(a for n, a in sets_of_rank(rank, suits, jokers) if n == size)
 
-    return _Table(make)
+    return _table(make, 1024)
 
 
 RANK_KEYS = tuple((15 << (rank * 4)) | JOKER_BITS for rank in range(13))
@@ -556,23 +609,22 @@ SET_FOLLOWS = {size: _set_follows(size) for size in (2, 3, 4)}
 """``SET_FOLLOWS[size][hand_mask & RANK_KEYS[rank]]``: the sets of ``size`` cards of that rank."""
 
 
-def _run_follows(length: int) -> _Table[tuple[tuple[int, RatsAction], ...]]:
+def _run_follows(length: int) -> Table[int, tuple[tuple[int, RatsAction], ...]]:
     def make(key: int) -> tuple[tuple[int, RatsAction], ...]:
         suit, ranks = _suit_ranks(key)
         if suit < 0:
             return ()
-        runs = runs_of_suit(suit, ranks, _jokers_of(key))
-        return tuple((v, a) for v, a in runs if len(a.cards) == length)
+        return runs_of_suit(suit, ranks, _jokers_of(key), length)
 
-    return _Table(make)
+    return _table(make, 1024)
 
 
 RUN_FOLLOWS = {length: _run_follows(length) for length in range(3, 14)}
 """``RUN_FOLLOWS[length][run_cards(hand_mask) & SEQ_SUIT_KEYS[suit]]``: the runs of ``length``
 cards of that suit, as ``(value, action)`` in the order of :func:`runs_of_suit`."""
 
-BEAT_SINGLES: _Table[tuple[RatsAction, ...]] = _Table(
-    lambda key: tuple(SINGLES[c] for c in range(52) if key >> c & 1)
+BEAT_SINGLES: Table[int, tuple[RatsAction, ...]] = _table(
+    lambda key: tuple(SINGLES[c] for c in range(52) if key >> c & 1), 4096
 )
 """``BEAT_SINGLES[mask]``: the singles of the natural cards of ``mask``, in card order."""
 

@@ -1,7 +1,9 @@
-"""A plain-text picture of a Rats observation or spectator view."""
+"""Rats in words: an event as a sentence, and a plain-text picture of an observation or a
+spectator view."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ratgames.cards import SUIT_NAMES, SUITS
@@ -13,23 +15,39 @@ def seat_label(game: Game, seat: int, me: int | None) -> str:
     return game.seat_name(seat) + (" (you)" if seat == me else "")
 
 
-def describe_event(game: Game, event: dict[str, Any], me: int | None = None) -> str:
-    """One public event in words."""
-    kind = event["event"]
+def describe_event(game: Game, event: Mapping[str, Any], viewer: int | None = None) -> str:
+    """One event (its JSON form, see :mod:`ratgames.games.rats.events`) as a sentence, as seat
+    ``viewer`` sees it (None: a spectator): ``Seat 2 leads 7H 7S``, ``You discard 2C 9D``,
+    ``Seat 3 wins the trick (8 cards)``, ``Round 2 ends; Seat 1 out; next hands: 6 cards``."""
+    kind = event["kind"]
     if kind == "play":
-        who = seat_label(game, event["seat"], me)
-        play = event["play"]
-        if play.startswith("discard "):
-            return f"{who} discards {play[len('discard ') :]}"
-        verb = "leads" if event["leads"] else "beats with" if event["beats"] else "plays"
-        return f"{who} {verb} {play}"
+        you = event["seat"] == viewer
+        who = "You" if you else game.seat_name(event["seat"])
+        cards = " ".join(event["cards"])
+        if event["combination"] == "discard":
+            return f"{who} {'discard' if you else 'discards'} {cards}"
+        if event["leads"]:
+            verb = "lead" if you else "leads"
+        elif event["beats"]:
+            verb = "beat with" if you else "beats with"
+        else:
+            verb = "play" if you else "plays"
+        return f"{who} {verb} {event['play']}"
     if kind == "trick":
-        return f"{seat_label(game, event['winner'], me)} wins the trick ({event['cards']} cards)"
+        you = event["winner"] == viewer
+        who = "You" if you else game.seat_name(event["winner"])
+        return f"{who} {'win' if you else 'wins'} the trick ({event['count']} cards)"
     parts = [f"Round {event['round']} ends"]
-    if event["stock_to"] is not None:
-        parts.append(f"the stock goes to {seat_label(game, event['stock_to'], me)}")
-    if event["out"]:
-        parts.append(", ".join(seat_label(game, s, me) for s in event["out"]) + " out")
+    stock_to = event["stock_to"]
+    if stock_to is not None:
+        parts.append(
+            f"the stock goes to {'you' if stock_to == viewer else game.seat_name(stock_to)}"
+        )
+    others = [game.seat_name(s) for s in event["out"] if s != viewer]
+    if others:
+        parts.append(" and ".join(others) + (" are out" if len(others) > 1 else " is out"))
+    if viewer in event["out"]:
+        parts.append("you are out")
     if event["next_hand_size"]:
         parts.append(f"next hands: {event['next_hand_size']} cards")
     return "; ".join(parts)
@@ -43,7 +61,7 @@ def trick_lines(game: Game, view: dict[str, Any]) -> list[str]:
         return ["Trick: none yet; " + seat_label(game, view["leader"], me) + " leads"]
     led = trick["suit_led"]
     suit = f", suit led {SUIT_NAMES[SUITS.index(led)]}" if led else ""
-    out = [f"Trick: a {trick['kind']} led by {seat_label(game, view['leader'], me)}{suit}"]
+    out = [f"Trick: a {trick['combination']} led by {seat_label(game, view['leader'], me)}{suit}"]
     for play in trick["plays"]:
         mark = "  <- best" if play["seat"] == trick["best_seat"] and not play["discard"] else ""
         out.append(f"  {seat_label(game, play['seat'], me)}: {play['play']}{mark}")

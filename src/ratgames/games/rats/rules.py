@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping
+from math import comb
 from typing import Any
 
 from ratgames.cards import SUITS, card_text, standard_deck
 from ratgames.cards import parse_card as _parse_card
-from ratgames.core.errors import DealError, IllegalAction
+from ratgames.core.errors import DealError, IllegalAction, InvalidNotation
+from ratgames.core.events import Event, event_json
 from ratgames.core.game import JSON, Action, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
@@ -34,21 +36,29 @@ from .combos import (
     SET_NAMES,
     SINGLE,
     SINGLES,
+    TABLES,
     RatsAction,
+    Table,
     action_text,
-    canonical,
     discards_of_mask,
     leads_of_mask,
     make_action,
+    malformed,
     parse_action,
     rank_plural,
     run_cards,
     run_value,
     set_rank,
-    why_not_combination,
+    shown,
 )
+from .events import Note, Played, RoundEnded, RoundNote, TrickNote, TrickWon, played
 
 EVENTS_KEPT = 40
+"""How many of the latest events an observation carries."""
+
+_new_tuple = tuple.__new__
+"""Makes a history note without the keyword handling of a named tuple's constructor (this runs
+on every move)."""
 
 
 def _mask(cards: tuple[int, ...] | list[int]) -> int:
@@ -136,10 +146,14 @@ class Rats(Game):
         return card_text(card)
 
     def parse_card(self, text: str) -> int:
-        """The card written as ``text`` (``10H``, ``QS``, ``BJ``), checked against this deck."""
-        card = _parse_card(text)
+        """The card written as ``text`` (``10H``, ``QS``, ``BJ``), checked against this deck;
+        :class:`InvalidNotation` if it is not one of its cards."""
+        try:
+            card = _parse_card(text)
+        except IllegalAction as exc:
+            raise InvalidNotation(str(exc)) from None
         if card >= 52 and card - 52 >= self.options["jokers"]:
-            raise IllegalAction(f"{text!r} is not in this deck ({self.options['jokers']} jokers)")
+            raise InvalidNotation(f"{text!r} is not in this deck ({self.options['jokers']} jokers)")
         return card
 
     def parse_action(self, text: str) -> RatsAction:
@@ -147,11 +161,16 @@ class Rats(Game):
         jokers = self.options["jokers"]
         for c in action.cards:
             if c >= 52 + jokers:
-                raise IllegalAction(
+                raise InvalidNotation(
                     f"{card_text(c)} is not in this deck "
                     f"({'no jokers' if not jokers else 'only BJ is used'})"
                 )
         return action
+
+    def malformed(self, action: object) -> str | None:
+        """Why ``action`` is not a play of this game at all (see
+        :func:`~ratgames.games.rats.combos.malformed`), or None."""
+        return malformed(action, self.options["jokers"])
 
     def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> RatsState:
         n = self.players
@@ -167,7 +186,9 @@ class Rats(Game):
             dealer, hands, stock = self._read_deal(deal, deck)
         return RatsState.start(self, chance, dealer, hands, stock)
 
-    def _deal_card(self, text: Any) -> int:
+    def _deal_card(self, text: object) -> int:
+        if not isinstance(text, str):
+            raise DealError(f"a deal names each card as text such as '10H', not {shown(text)}")
         try:
             return self.parse_card(text)
         except IllegalAction as exc:
@@ -210,7 +231,7 @@ class Rats(Game):
         return dealer, hands, stock
 
 
-class RatsState(State):
+class RatsState(State[RatsAction]):
     """A moment of a game of Rats."""
 
     __slots__ = (
@@ -223,6 +244,7 @@ class RatsState(State):
         "hand_masks",
         "hand_size",
         "hands",
+        "history",
         "initial_hands",
         "initial_size",
         "known",
@@ -232,11 +254,9 @@ class RatsState(State):
         "out_round",
         "over",
         "pending",
-        "pub_events",
         "reserves",
         "round",
         "round_seen",
-        "round_tricks",
         "seen",
         "stock",
         "stock_taker",
@@ -257,7 +277,7 @@ class RatsState(State):
     best: int
     best_seat: int
     cap_fired: bool
-    pub_events: Any
+    history: Note | None
     n_events: int
     hand_masks: list[int]
     hand_size: int
@@ -274,7 +294,6 @@ class RatsState(State):
     reserves: list[int]
     round: int
     round_seen: int
-    round_tricks: Any
     seen: int
     stock: int
     stock_taker: int
@@ -323,8 +342,7 @@ class RatsState(State):
         s.suit_led = -1
         s.seen = 0
         s.round_seen = 0
-        s.round_tricks = None
-        s.pub_events = None
+        s.history = None
         s.n_events = 0
         s._legal_cache = None
         s.over = False
@@ -365,8 +383,7 @@ class RatsState(State):
         c.suit_led = self.suit_led
         c.seen = self.seen
         c.round_seen = self.round_seen
-        c.round_tricks = self.round_tricks
-        c.pub_events = self.pub_events
+        c.history = self.history
         c.n_events = self.n_events
         c._legal_cache = None
         c.over = self.over
@@ -397,7 +414,9 @@ class RatsState(State):
             )
         return logistic_shares(values, 1.0, self.alive)
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> list[RatsAction]:
+        if seat.__class__ is not int or not 0 <= seat < self.game.players:
+            self._check_seat(seat)
         if self.over or seat != self.turn:
             return []
         if self.trick:
@@ -405,7 +424,7 @@ class RatsState(State):
         else:
             found = leads_of_mask(self.hand_masks[seat])
         self._legal_cache = tuple(found)
-        return found  # type: ignore[return-value]
+        return found
 
     def _follows(self, hand: tuple[int, ...], mask: int) -> list[RatsAction]:
         n = self.trick_n
@@ -439,19 +458,38 @@ class RatsState(State):
         return out
 
     def is_legal(self, seat: int, action: Action) -> bool:
+        self._check_seat(seat)
+        return self._legal(seat, action)
+
+    def _legal(self, seat: int, action: Action) -> bool:
         cache = self._legal_cache
-        # The plays just listed for this position are legal (they are interned, so the
-        # membership test is mostly by identity).
-        if (
-            cache is not None
-            and seat == self.turn
-            and type(action) is RatsAction
-            and action in cache
-        ):
-            return True
+        # The plays just listed for this position are legal: a play found there is accepted at
+        # once if it is the very object listed (an equal object may still differ in its field
+        # types, as True == 1 and 7.0 == 7, so it takes the full check).
+        if cache is not None and seat == self.turn:
+            try:
+                if cache[cache.index(action)] is action:
+                    return True
+            except ValueError:
+                pass
         return self._problem(seat, action) is None
 
+    def check(self, seat: int, action: Action) -> None:
+        """Raise unless ``action`` is legal for ``seat``: :class:`InvalidNotation` for an object
+        that is no play of Rats at all, else :class:`IllegalAction` with the reason."""
+        if seat.__class__ is not int or not 0 <= seat < self.game.players:
+            self._check_seat(seat)
+        if self.over:
+            raise IllegalAction("the game is over")
+        if self._legal(seat, action):
+            return
+        bad = self.game.malformed(action)
+        if bad is not None:
+            raise InvalidNotation(bad)
+        raise IllegalAction(self._problem(seat, action) or f"{action} is not allowed now")
+
     def why_illegal(self, seat: int, action: Action) -> str:
+        self._check_seat(seat)
         problem = self._problem(seat, action)
         return problem if problem is not None else f"{action} is allowed"
 
@@ -459,30 +497,22 @@ class RatsState(State):
         """Why ``action`` is refused for ``seat`` now, or None if it is legal."""
         if self.over:
             return "the game is over"
+        bad = self.game.malformed(action)
+        if bad is not None:
+            return bad
+        assert isinstance(action, RatsAction)
         if seat != self.turn:
             return (
                 f"it is not {self.game.seat_name(seat)}'s turn; "
                 f"waiting for {self.game.seat_name(self.turn)}"
             )
-        if not isinstance(action, RatsAction) or type(action.cards) is not tuple:
-            return f"{action!r} is not a play of Rats"
         kind, cards = action
-        if not cards or kind not in (0, 1, 2, 3):
-            return f"{action!r} is not a play of Rats"
         hand = self.hands[seat]
         n = len(cards)
-        if n == 1:
-            if cards[0] not in hand:
-                return f"{_ctext(cards[0])} is not in your hand ({' '.join(_texts(hand))})"
-        else:
-            for c in cards:
-                if c not in hand:
-                    return f"{_ctext(c)} is not in your hand ({' '.join(_texts(hand))})"
-            if len(set(cards)) != n:
-                return "a play names each card once"
-            if canonical(kind, cards) != cards:
-                return f"{action!r} does not list its cards in canonical order"
-        if not self.trick and not self.pending:
+        for c in cards:
+            if c not in hand:
+                return f"{card_text(c)} is not in your hand ({' '.join(_texts(hand))})"
+        if not self.trick:
             return self._lead_problem(hand, kind, cards)
         need = self.trick_n
         what = trick_kind_name(self.trick_kind, need)
@@ -538,20 +568,11 @@ class RatsState(State):
         return None
 
     def _lead_problem(self, hand: tuple[int, ...], kind: int, cards: tuple[int, ...]) -> str | None:
+        """Why a well-formed play of cards held cannot lead (None if it can)."""
         if kind == DISCARD:
             return "you lead this trick: play a single, a pair, three or four of a kind, or a run"
-        if kind == SINGLE:
-            if len(cards) != 1:
-                return "a single is one card"
-            if cards[0] >= 52 and any(c < 52 for c in hand):
-                return "a joker may be led alone only when you have no other lead"
-            return None
-        if kind == SET:
-            if set_rank(cards) < 0:
-                return f"{' '.join(_texts(cards))} is not a set: {why_not_combination(cards)}"
-            return None
-        if run_value(cards) < 0:
-            return f"{' '.join(_texts(cards))} is not a run: {why_not_combination(cards)}"
+        if kind == SINGLE and cards[0] >= 52 and any(c < 52 for c in hand):
+            return "a joker may be led alone only when you have no other lead"
         return None
 
     def _beat_problem(self, kind: int, cards: tuple[int, ...]) -> str | None:
@@ -574,8 +595,6 @@ class RatsState(State):
             return None
         if kind == SET:
             rank = set_rank(cards)
-            if rank < 0:
-                return f"{' '.join(_texts(cards))} is not a set: {why_not_combination(cards)}"
             if rank <= self.best:
                 return (
                     f"{rank_plural(rank)} do not beat {rank_plural(self.best)} ({best_text}): "
@@ -583,8 +602,6 @@ class RatsState(State):
                 )
             return None
         value = run_value(cards)
-        if value < 0:
-            return f"{' '.join(_texts(cards))} is not a run: {why_not_combination(cards)}"
         if value <= self.best:
             return (
                 f"{' '.join(_texts(cards))} does not beat {best_text}: a run needs a higher top "
@@ -599,14 +616,14 @@ class RatsState(State):
                 return cards
         return self.trick[0][1].cards if self.trick else ()
 
-    def _apply(self, seat: int, action: Action, time: float | None) -> None:
-        assert type(action) is RatsAction
+    def _apply(self, seat: int, action: RatsAction, time: float | None) -> None:
         self._legal_cache = None
-        kind, cards = action
+        # The cards go from the hand to the trick.
+        cards = action.cards
         hands = self.hands
         hand = hands[seat]
-        c = cards[0]
         if len(cards) == 1:
+            c = cards[0]
             m = 1 << c
             i = hand.index(c)
             hands[seat] = hand[:i] + hand[i + 1 :]
@@ -622,52 +639,18 @@ class RatsState(State):
             known[seat] &= ~m
             self.known_hand[seat] &= ~m
         self.trick_mask |= m
-        trick = self.trick
-        beat = 0
-        if not trick:
-            self.trick_kind = kind
-            self.trick_n = len(cards)
-            self.best_seat = seat
-            beat = 2  # a lead
-            if kind == SINGLE:
-                if c >= 52:
-                    self.suit_led = -1
-                    self.best = -1
-                    # A joker is led alone only from a hand of jokers: what is left is known.
-                    rm = self.hand_masks[seat]
-                    if rm:
-                        known[seat] |= rm
-                        self.known_hand[seat] |= rm
-                else:
-                    self.suit_led = c & 3
-                    self.best = c >> 2
-            elif kind == SET:
-                self.best = set_rank(cards)
-            else:
-                self.best = run_value(cards)
-        elif kind == DISCARD:
-            # A discard is laid one card at a time; the trick records it whole.  (A one-card
-            # discard is already whole.)
-            if self.trick_n > 1:
-                pending = (*self.pending, c)
-                if len(pending) < self.trick_n:
-                    self.pending = pending
-                    return
-                self.pending = ()
-                action = make_action(DISCARD, pending)
+        if not self.trick:
+            self._lead(seat, action)
+        elif action.kind != DISCARD:
+            self._beat(seat, action)
         else:
-            beat = 1
-            self.best_seat = seat
-            if kind == SINGLE:
-                self.suit_led = c & 3
-                self.best = c >> 2
-            elif kind == SET:
-                self.best = set_rank(cards)
-            else:
-                self.best = run_value(cards)
-        self.trick = (*trick, (seat, action))
+            whole = self._discard_step(action.cards[0])
+            if whole is None:
+                return
+            action = whole
+        # The trick keeps its plays; the history takes the trick once it is won.
+        self.trick = (*self.trick, (seat, action))
         self.n_events += 1
-        self.pub_events = (("play", self.round, seat, action, beat), self.pub_events)
         nxt = seat + 1
         players = self.game.players
         alive = self.alive
@@ -682,6 +665,55 @@ class RatsState(State):
             return
         self._end_trick()
 
+    def _lead(self, seat: int, action: RatsAction) -> None:
+        """``action`` opens a trick: it sets the kind, the size and the best so far."""
+        kind, cards = action
+        self.trick_kind = kind
+        self.trick_n = len(cards)
+        self.best_seat = seat
+        if kind == SINGLE:
+            c = cards[0]
+            if c >= 52:
+                self.suit_led = -1
+                self.best = -1
+                # A joker is led alone only from a hand of jokers: what is left is known.
+                rm = self.hand_masks[seat]
+                if rm:
+                    self.known[seat] |= rm
+                    self.known_hand[seat] |= rm
+            else:
+                self.suit_led = c & 3
+                self.best = c >> 2
+        elif kind == SET:
+            self.best = set_rank(cards)
+        else:
+            self.best = run_value(cards)
+
+    def _beat(self, seat: int, action: RatsAction) -> None:
+        """``action`` beats the best play so far."""
+        kind, cards = action
+        self.best_seat = seat
+        if kind == SINGLE:
+            c = cards[0]
+            self.suit_led = c & 3
+            self.best = c >> 2
+        elif kind == SET:
+            self.best = set_rank(cards)
+        else:
+            self.best = run_value(cards)
+
+    def _discard_step(self, card: int) -> RatsAction | None:
+        """One card of a discard is laid: the whole discard once it is complete, else None.
+        (The trick records a discard whole; a one-card discard is whole at once.)"""
+        if self.trick_n == 1:
+            return DISCARD1[card]
+        pending = (*self.pending, card)
+        if len(pending) < self.trick_n:
+            self.pending = pending
+            return None
+        self.pending = ()
+        return make_action(DISCARD, pending)
+
     def _end_trick(self) -> None:
         winner = self.best_seat
         m = self.trick_mask
@@ -692,9 +724,10 @@ class RatsState(State):
         self.round_seen |= m
         self.tricks += 1
         self.trick_count += 1
-        self.round_tricks = ((self.leader, self.trick, winner), self.round_tricks)
         self.n_events += 1
-        self.pub_events = (("win", self.round, winner, m.bit_count()), self.pub_events)
+        self.history = _new_tuple(
+            TrickNote, (self.round, self.leader, self.trick, winner, self.history)
+        )
         self.trick = ()
         self.trick_mask = 0
         self.trick_kind = -1
@@ -724,14 +757,11 @@ class RatsState(State):
             self.cap_fired = len(alive) > 1
             self.over = True
             self.n_events += 1
-            self.pub_events = (
-                ("round", self.round, stock_to, tuple(newly_out), 0),
-                self.pub_events,
-            )
+            self.history = RoundNote(self.round, stock_to, tuple(newly_out), 0, self.history)
             return
         size = min(self.initial_size, min(self.reserves[p].bit_count() for p in alive))
         self.n_events += 1
-        self.pub_events = (("round", self.round, stock_to, tuple(newly_out), size), self.pub_events)
+        self.history = RoundNote(self.round, stock_to, tuple(newly_out), size, self.history)
         for p in alive:
             cards = _cards_of(self.reserves[p])
             if len(cards) > size:
@@ -743,7 +773,6 @@ class RatsState(State):
         self.hand_size = size
         self.round += 1
         self.trick_count = 0
-        self.round_tricks = None
         self.round_seen = 0
         self.won_round = [0] * n
         self.known_hand = [0] * n
@@ -795,33 +824,21 @@ class RatsState(State):
     def _public(self, with_events: bool = True) -> dict[str, JSON]:
         n = self.game.players
         tricks: list[dict[str, JSON]] = []
-        node = self.round_tricks
-        while with_events and node is not None:
-            leader, done, winner = node[0]
-            tricks.append({"leader": leader, "plays": self._trick_json(done), "winner": winner})
-            node = node[1]
-        tricks.reverse()
         events: list[dict[str, JSON]] = []
-        enode = self.pub_events
-        number = self.n_events
-        cache = _EVENT_CACHE
-        if len(cache) > 100_000:
-            cache.clear()
-        while with_events and enode is not None and len(events) < EVENTS_KEPT:
-            raw = enode[0]
-            made = cache.get(raw)
-            if made is None:
-                made = cache[raw] = _event_json(raw)
-            event = dict(made)
-            event["n"] = number
-            events.append(event)
-            number -= 1
-            enode = enode[1]
-        events.reverse()
+        if with_events:
+            tricks = [
+                {
+                    "leader": note.leader,
+                    "plays": self._trick_json(note.plays),
+                    "winner": note.winner,
+                }
+                for note in self._round_tricks()
+            ]
+            events = self._latest_events_json()
         trick: dict[str, JSON] | None = None
         if self.trick:
             trick = {
-                "kind": trick_kind_name(self.trick_kind, self.trick_n),
+                "combination": trick_kind_name(self.trick_kind, self.trick_n),
                 "count": self.trick_n,
                 "suit_led": SUITS[self.suit_led] if self.suit_led >= 0 else None,
                 "best_seat": self.best_seat,
@@ -857,7 +874,56 @@ class RatsState(State):
             "over": self.over,
         }
 
+    def _round_tricks(self) -> list[TrickNote]:
+        """The tricks won in the round under way (or the last one, once the game is over),
+        oldest first."""
+        out: list[TrickNote] = []
+        note = self.history
+        if isinstance(note, RoundNote) and note.round == self.round:
+            note = note.older  # the game ended with this round
+        while isinstance(note, TrickNote) and note.round == self.round:
+            out.append(note)
+            note = note.older
+        out.reverse()
+        return out
+
+    def _latest_notes(self) -> list[Note]:
+        """The notes of the history that hold the latest events (those of ``EVENTS_KEPT``
+        not in the trick under way), newest first."""
+        notes: list[Note] = []
+        count = len(self.trick)
+        note = self.history
+        while note is not None and count < EVENTS_KEPT:
+            notes.append(note)
+            count += len(note.plays) + 1 if isinstance(note, TrickNote) else 1
+            note = note.older
+        return notes
+
+    def _latest_events(self) -> list[Event]:
+        """The latest events (at most ``EVENTS_KEPT``), oldest first."""
+        out = [e for note in reversed(self._latest_notes()) for e in note.events()]
+        out += [played(self.round, i, seat, a) for i, (seat, a) in enumerate(self.trick)]
+        return out[-EVENTS_KEPT:]
+
+    def _latest_events_json(self) -> list[dict[str, JSON]]:
+        """:meth:`_latest_events` as JSON (``event_json``; a note's are made once and kept in a
+        bounded cache, each observation gets its own copies)."""
+        game = self.game
+        out: list[dict[str, JSON]] = []
+        for note in reversed(self._latest_notes()):
+            for made, lists in _NOTES_JSON[game, note.__class__, note[:4]]:
+                event = made.copy()
+                for k in lists:
+                    event[k] = event[k][:]
+                out.append(event)
+        out += [
+            event_json(game, played(self.round, i, seat, a))
+            for i, (seat, a) in enumerate(self.trick)
+        ]
+        return out[-EVENTS_KEPT:]
+
     def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
+        self._check_seat(seat)
         obs = self._public(events)
         obs["seat"] = seat
         obs["hand"] = _texts(self.hands[seat])
@@ -872,58 +938,110 @@ class RatsState(State):
         return obs
 
     def sample_consistent(self, seat: int, rng: Rng) -> RatsState:
+        """A state that agrees with all ``seat`` knows, uniform over the ones the rules allow.
+
+        ``seat`` knows its hand, every card played face up (so which cards each player has
+        won and not played since: won this round, they are in the reserve), the cards a joker
+        lead showed to be the rest of a hand, and every size.  The other cards (the stock and
+        the unseen cards of hands and reserves) are dealt at random, with one more constraint
+        of the rules: a seat in the middle of a discard (laid lowest card first) holds at least
+        as many cards above its last one as it has still to lay.  The sample keeps no seed, log
+        or initial deal of the real game.
+        """
+        self._check_seat(seat)
         s = self.clone()
-        s._chance = Chance(rng.next64())
+        s._forget_origin(rng)
+        s.initial_hands = ()
         n = self.game.players
-        own_hand = self.hand_masks[seat]
-        unknown_counts = []
+        known = self.known
+        counts = []
         pool = 0
         for p in range(n):
-            holding = self.hand_masks[p] | self.reserves[p]
-            hidden = holding & ~self.known[p]
+            hidden = (self.hand_masks[p] | self.reserves[p]) & ~known[p]
             if p == seat:
-                hidden &= ~own_hand
-            unknown_counts.append(hidden.bit_count())
+                hidden &= ~self.hand_masks[seat]
+            counts.append(hidden.bit_count())
             pool |= hidden
         pool |= self.stock
         cards = _cards_of(pool)
         rng.shuffle(cards)
+        extras = [0] * n
+        turn = self.turn
+        need, above = self._discard_need(seat)
+        if need:
+            extras[turn], cards = self._deal_discarder(cards, counts[turn], need, above, rng)
         pos = 0
         for p in range(n):
-            k = unknown_counts[p]
-            extra = _mask(cards[pos : pos + k])
-            pos += k
-            if p == seat:
-                s.reserves[p] = (self.reserves[p] & self.known[p]) | extra
+            if need and p == turn:
                 continue
-            holding = self.known[p] | extra
-            size = len(self.hands[p])
+            k = counts[p]
+            extras[p] = _mask(cards[pos : pos + k])
+            pos += k
+        s.stock = _mask(cards[pos:])
+        for p in range(n):
+            if p == seat:
+                s.reserves[p] = (self.reserves[p] & known[p]) | extras[p]
+                continue
+            holding = known[p] | extras[p]
             fixed = self.known_hand[p]
+            slots = len(self.hands[p]) - fixed.bit_count()
             # The hand comes from what the seat held at the start of the round; cards won in
             # this round are known to be in the reserve.
-            free = _cards_of(holding & ~self.won_round[p] & ~fixed)
-            rng.shuffle(free)
-            hand = _cards_of(fixed) + free[: size - fixed.bit_count()]
-            hand.sort()
-            s.hands[p] = tuple(hand)
-            m = s.hand_masks[p] = _mask(hand)
+            free = holding & ~self.won_round[p] & ~fixed
+            if need and p == turn:
+                m = fixed | _hand_with(free, slots, need, above, rng)
+            else:
+                free_cards = _cards_of(free)
+                rng.shuffle(free_cards)
+                m = fixed | _mask(free_cards[:slots])
+            s.hands[p] = tuple(_cards_of(m))
+            s.hand_masks[p] = m
             s.reserves[p] = holding & ~m
-        s.stock = _mask(cards[pos:])
         return s
+
+    def _discard_need(self, seat: int) -> tuple[int, int]:
+        """For a sample for ``seat``: how many cards above the last one laid the seat in the
+        middle of a discard must hold beyond those known to be in its hand, and the bit mask of
+        the cards above; (0, 0) when no other seat is in the middle of a discard."""
+        if not self.pending or self.turn == seat:
+            return 0, 0
+        above = _ALL_CARDS & ~((2 << self.pending[-1]) - 1)
+        left = self.trick_n - len(self.pending)
+        need = left - (self.known_hand[self.turn] & above).bit_count()
+        return max(need, 0), above
+
+    def _deal_discarder(
+        self, cards: list[int], count: int, need: int, above: int, rng: Rng
+    ) -> tuple[int, list[int]]:
+        """The ``count`` unseen cards of the holding of the seat in the middle of a discard,
+        drawn from the shuffled ``cards`` so that every sample its hand allows is equally likely
+        (a holding with more cards above its last discard allows more hands), and the cards
+        left for the others in their shuffled order."""
+        turn = self.turn
+        known = self.known[turn] & ~self.won_round[turn] & ~self.known_hand[turn]
+        known_above = (known & above).bit_count()
+        known_below = known.bit_count() - known_above
+        slots = len(self.hands[turn]) - self.known_hand[turn].bit_count()
+        high = [c for c in cards if above >> c & 1]
+        low = [c for c in cards if not above >> c & 1]
+        choices = range(max(0, count - len(low)), min(len(high), count) + 1)
+        weights = [
+            comb(len(high), j)
+            * comb(len(low), count - j)
+            * _hands_allowed(known_above + j, known_below + count - j, slots, need)
+            for j in choices
+        ]
+        j = choices[_pick(weights, rng)]
+        drawn = _mask(high[:j]) | _mask(low[: count - j])
+        return drawn, [c for c in cards if not drawn >> c & 1]
 
     def snapshot(self) -> dict[str, JSON]:
         """The whole state, compactly: cards as ints (see :mod:`ratgames.cards`)."""
-        events: list[list[Any]] = []
-        enode = self.pub_events
-        while enode is not None and len(events) < EVENTS_KEPT:
-            events.append(_raw_event(enode[0]))
-            enode = enode[1]
-        tricks: list[list[Any]] = []
-        node = self.round_tricks
-        while node is not None:
-            leader, trick, winner = node[0]
-            tricks.append([leader, _raw_trick(trick), winner])
-            node = node[1]
+        events = [_raw_event(e) for e in reversed(self._latest_events())]
+        tricks = [
+            [note.leader, _raw_trick(note.plays), note.winner]
+            for note in reversed(self._round_tricks())
+        ]
         return {
             "dealer": self.dealer,
             "initial_hands": [list(h) for h in self.initial_hands],
@@ -970,6 +1088,7 @@ class RatsState(State):
         return out
 
     def _initial_deal(self) -> dict[str, JSON]:
+        # Only asked of a real game: a sample keeps no initial hands (the core refuses first).
         all_hands = [c for h in self.initial_hands for c in h]
         stock = sorted(set(self.game.deck()) - set(all_hands))
         return {
@@ -979,51 +1098,68 @@ class RatsState(State):
         }
 
 
+_ALL_CARDS = (1 << 54) - 1
+
+
+def _hands_allowed(high: int, low: int, slots: int, need: int) -> int:
+    """In how many ways ``slots`` cards can be chosen from ``high`` cards above a discard's
+    last card and ``low`` others with at least ``need`` of the high ones."""
+    return sum(comb(high, i) * comb(low, slots - i) for i in range(need, min(slots, high) + 1))
+
+
+def _pick(weights: list[int], rng: Rng) -> int:
+    """An index drawn with probability proportional to ``weights`` (whole numbers)."""
+    r = rng.randbelow(sum(weights))
+    for i, w in enumerate(weights):
+        if r < w:
+            return i
+        r -= w
+    raise AssertionError("no weight: the position allows no sample")
+
+
+def _hand_with(free: int, slots: int, need: int, above: int, rng: Rng) -> int:
+    """``slots`` cards of the bit mask ``free`` with at least ``need`` in ``above``, uniform
+    over the hands that allows (as a bit mask)."""
+    high = _cards_of(free & above)
+    low = _cards_of(free & ~above)
+    choices = range(need, min(slots, len(high)) + 1)
+    i = choices[_pick([comb(len(high), i) * comb(len(low), slots - i) for i in choices], rng)]
+    rng.shuffle(high)
+    rng.shuffle(low)
+    return _mask(high[:i]) | _mask(low[: slots - i])
+
+
 def _raw_trick(trick: tuple[tuple[int, RatsAction], ...]) -> list[Any]:
     return [[seat, a.kind, list(a.cards)] for seat, a in trick]
 
 
-def _raw_event(event: tuple[Any, ...]) -> list[Any]:
-    if event[0] == "play":
-        a = event[3]
-        return [event[0], event[1], event[2], a.kind, list(a.cards), event[4]]
-    return list(event)
+_NoteKey = tuple[Game, type[Note], tuple[Any, ...]]
+_NoteJSON = tuple[tuple[dict[str, JSON], tuple[str, ...]], ...]
 
 
-def _ctext(card: Any) -> str:
-    try:
-        return card_text(card)
-    except (ValueError, TypeError):
-        return repr(card)
+def _notes_json(key: _NoteKey) -> _NoteJSON:
+    game, cls, fields = key
+    made = [event_json(game, e) for e in cls._make((*fields, None)).events()]
+    return tuple((m, tuple(k for k, v in m.items() if isinstance(v, list))) for m in made)
 
 
-_EVENT_CACHE: dict[tuple[Any, ...], dict[str, JSON]] = {}
+_NOTES_JSON: Table[_NoteKey, _NoteJSON] = Table(_notes_json, 512)
+"""The events of a history note in JSON, each with the keys of its lists (to copy them), keyed
+by the game, the note's type and its fields but the link to the note before."""
+TABLES.append(_NOTES_JSON)
 
 
-def _event_json(event: tuple[Any, ...]) -> dict[str, JSON]:
-    what = event[0]
-    if what == "play":
-        _, rnd, seat, action, beat = event
-        return {
-            "event": "play",
-            "round": rnd,
-            "seat": seat,
-            "play": action_text(action),
-            "kind": KIND_WORDS[action.kind],
-            "leads": beat == 2,
-            "beats": beat == 1,
-        }
-    if what == "win":
-        _, rnd, seat, count = event
-        return {"event": "trick", "round": rnd, "winner": seat, "cards": count}
-    _, rnd, stock_to, out, size = event
-    return {
-        "event": "round_end",
-        "round": rnd,
-        "stock_to": stock_to if stock_to >= 0 else None,
-        "out": list(out),
-        "next_hand_size": size or None,
-    }
+def _raw_event(event: Event) -> list[Any]:
+    """An event in the compact form of :meth:`RatsState.snapshot`."""
+    if isinstance(event, Played):
+        beat = 2 if event.leads else 1 if event.beats else 0
+        kind = KIND_WORDS.index(event.combination)
+        return ["play", event.round, event.seat, kind, list(event.cards), beat]
+    if isinstance(event, TrickWon):
+        return ["win", event.round, event.winner, event.count]
+    assert isinstance(event, RoundEnded)
+    stock_to = -1 if event.stock_to is None else event.stock_to
+    return ["round", event.round, stock_to, list(event.out), event.next_hand_size or 0]
 
 
 _ACES = sum(1 << (12 * 4 + suit) for suit in range(4))

@@ -47,9 +47,13 @@ class Panel(HandPanel):
     # --- drawing --------------------------------------------------------------------------------
 
     def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
-        for event in observation["events"]:
-            if event["n"] > self.last_event and not (
-                event["event"] == "play" and event["seat"] == self.seat
+        # The events are the latest ones, numbered up to n_events: say those not said yet,
+        # except our own plays.
+        events = observation["events"]
+        first = observation["n_events"] - len(events) + 1
+        for number, event in enumerate(events, start=first):
+            if number > self.last_event and not (
+                event["kind"] == "play" and event["seat"] == self.seat
             ):
                 self.host.say(describe_event(self.game, event, self.seat))
         self.last_event = max(self.last_event, observation["n_events"])
