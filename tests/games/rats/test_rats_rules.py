@@ -455,6 +455,20 @@ def test_joker_games_at_larger_tables_keep_the_invariants(players: int, jokers: 
         assert ratgames.replay(record).snapshot() == s.snapshot()
 
 
+def test_a_deal_of_any_shape_or_type_is_refused_with_a_deal_error() -> None:
+    game = ratgames.get_game("rats", players=2)
+    values: list[Any] = [None, True, 1, 1.5, "x", "2C", [], ["2C"], [[]], {}, [["2C", 5]]]
+    values += [[[None]], [["2C"], ["3C"]], [["2C"], [["3C"]]], [{"card": "2C"}]]
+    for dealer, hands, stock in itertools.product([0, None, True, 2, "0", 0.0], values, values):
+        for deal in (
+            {"dealer": dealer, "hands": hands, "stock": stock},
+            {"dealer": dealer, "hands": hands},
+            {"dealer": dealer, "hands": hands, "stock": stock, "extra": 1},
+        ):
+            with pytest.raises(DealError):
+                game.new_state(deal=deal)
+
+
 def test_a_deal_with_a_foreign_card_is_refused() -> None:
     game = ratgames.get_game("rats", players=2)
     with pytest.raises(DealError, match="does not have"):
