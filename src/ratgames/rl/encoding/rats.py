@@ -241,10 +241,10 @@ class RatsEncoder(Encoder):
             for name in ("best", "trick_cards", "discarding"):
                 w.take(name)
         else:
-            kind = trick["kind"]
+            kind = trick["combination"]
             kind = "run" if kind.startswith("run of ") else kind
             if kind not in TRICK_KINDS:
-                raise EncodingError(f"unknown trick kind {trick['kind']!r}")
+                raise EncodingError(f"unknown trick combination {trick['combination']!r}")
             w.one_hot("trick_kind", TRICK_KINDS.index(kind))
             w.scaled("trick_count", [trick["count"]], 13.0)
             led = trick["suit_led"]
