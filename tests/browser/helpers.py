@@ -24,7 +24,7 @@ class Player:
         self.base = base
         self.context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
         self.page: Page = self.context.new_page()
-        self.page.set_default_timeout(15000)
+        self.page.set_default_timeout(45000)  # a loaded 2-core CI machine can be slow
         self.frames: list[str] = []
         self.page_errors: list[str] = []
         self.page.on("websocket", self._watch)
