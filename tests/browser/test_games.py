@@ -155,10 +155,7 @@ def rats_move(p: Player) -> None:
     for card in live_cards(p):
         if p.visible("act-discard"):
             break
-        chosen = page.get_by_test_id(f"hand-{card}")
-        if not chosen.count():
-            return  # the table moved on (the round ended): the next turn looks afresh
-        chosen.click()
+        page.get_by_test_id(f"hand-{card}").click()
     page.keyboard.press("x")
     page.wait_for_function(
         "(n) => document.querySelectorAll('.hand button.card').length < n"
