@@ -41,8 +41,10 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 class LazyGroup(click.Group):
-    """A command group whose commands from other subpackages (the online server and its
-    clients) are imported only when used, so that ``ratgames play`` starts as fast as before."""
+    """A command group whose heavier commands (the online server and its clients, reports, the
+    record hunt) are imported only when used, so that ``ratgames play`` starts as fast as before.
+
+    A command whose module cannot be found (a trimmed install) is simply not listed."""
 
     lazy: dict[str, str] = {
         "serve": "ratgames.server.cli:serve",
@@ -50,6 +52,8 @@ class LazyGroup(click.Group):
         "export": "ratgames.server.cli:export",
         "join": "ratgames.server.cli:join",
         "bot": "ratgames.server.cli:bot",
+        "report": "ratgames.report.cli:report",
+        "hunt": "ratgames.games.egyptian_ratscrew.hunt_cli:hunt",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -58,11 +62,14 @@ class LazyGroup(click.Group):
     def _available(self) -> list[str]:
         import importlib.util
 
-        try:
-            found = importlib.util.find_spec("ratgames.server.cli") is not None
-        except ModuleNotFoundError:
-            found = False
-        return list(self.lazy) if found else []
+        found = []
+        for name, target in self.lazy.items():
+            try:
+                if importlib.util.find_spec(target.partition(":")[0]) is not None:
+                    found.append(name)
+            except ModuleNotFoundError:
+                pass
+        return found
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
