@@ -1142,7 +1142,12 @@ def replay_cmd(
 
 
 def expand_multi_values(argv: list[str]) -> list[str]:
-    """Let ``--bots a b c`` mean ``--bots a --bots b --bots c`` (likewise ``--option``)."""
+    """Let ``--bots a b c`` mean ``--bots a --bots b --bots c`` (likewise ``--option``).
+
+    ``report`` is left as typed: its ``-o`` is the output folder, and input files may follow it.
+    """
+    if argv[:1] == ["report"]:
+        return list(argv)
     out: list[str] = []
     i = 0
     known = set(game_ids())

@@ -1,0 +1,69 @@
+"""``ratgames report``: an HTML page with plots from simulation, sweep or tournament JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from . import MissingDependency, ReportInput, ReportInputError, build_report, load_input
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.argument(
+    "inputs",
+    nargs=-1,
+    required=True,
+    metavar="INPUT.json...",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+)
+@click.option(
+    "--out",
+    "-o",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="The folder to write index.html and the plots to (default: the first input's name "
+    "with -report, in the current folder).  Files of the same names are replaced.",
+)
+@click.option("--title", default=None, help="The page's title (default: the games and kinds).")
+def report(inputs: tuple[Path, ...], folder: Path | None, title: str | None) -> None:
+    """Turn results into an HTML page with PNG plots (the plots are files beside the page).
+
+    INPUT is the JSON of a simulation (simulate --json, with or without --per-game), of a
+    sweep (simulate --sweep PARAM=V1,V2 --json) or of a tournament (tournament --out NAME
+    writes NAME.json); the kind is told from the file.  Several sweeps of the same parameter
+    (say, one per player count) are also drawn as curves on one plot.
+
+    \b
+    Plots: win rates by bot and by seat with 95% intervals; game lengths and points as
+    distributions (with --per-game); a sweep's win-rate curve with its 95% band; a
+    tournament's ratings with intervals and its crosstable as a heat map.
+
+    \b
+    Examples:
+      ratgames simulate rats -g 200 -b heuristic random --json rats.json --per-game
+      ratgames report rats.json                      writes rats-report/index.html
+      ratgames report knock-2p.json knock-3p.json knock-4p.json -o knock"""
+    loaded: list[ReportInput] = []
+    for path in inputs:
+        try:
+            loaded.append(load_input(path))
+        except ReportInputError as exc:
+            raise click.BadParameter(str(exc), param_hint="INPUT") from None
+    target = folder or Path(f"{inputs[0].stem}-report")
+    try:
+        made = build_report(loaded, target, title)
+    except MissingDependency as exc:
+        raise click.ClickException(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(
+            f"cannot write the report to {target}: {exc.strerror or exc}"
+        ) from None
+    console = Console()
+    console.print(f"Report written to {made.page} with {len(made.plots)} plots:", highlight=False)
+    for plot in made.plots:
+        console.print(f"  {target / plot.file}: {plot.title}", highlight=False, markup=False)
+    for note in made.notes:
+        console.print(f"Note: {note}", highlight=False, markup=False)
