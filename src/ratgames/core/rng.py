@@ -9,16 +9,45 @@ engine and bots need, with the same names as :class:`random.Random`.
 [3, 0, 9, 5, 4]
 >>> deck = list(range(6)); Rng(7).shuffle(deck); deck
 [5, 4, 0, 3, 1, 2]
+
+:meth:`Rng.shuffle` draws all the outputs it needs at once: the SplitMix64 states of a shuffle are
+``state + k * gamma``, known in advance, so their mixing is done on all of them together, each in
+its own 128-bit lane of one Python integer (a handful of big-integer operations instead of a dozen
+small ones per output).  The outputs, and so the shuffles, are exactly those of the plain loop
+(:func:`shuffle_reference`).
 """
 
 from __future__ import annotations
 
-from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+import math
+import struct
+from collections.abc import Callable, MutableSequence, Sequence
+from typing import Any, TypeVar
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
+_MUL1 = 0xBF58476D1CE4E5B9
+_MUL2 = 0x94D049BB133111EB
+_TWO53 = 1.0 / 9007199254740992.0
 T = TypeVar("T")
+
+_Plan = tuple[int, int, int, int, Callable[[bytes], tuple[Any, ...]], range, int]
+_PLANS: dict[int, _Plan] = {}
+
+
+def _plan(n: int) -> _Plan:
+    """What a shuffle of ``n`` items needs, made once per length: ``k = n // 2`` outputs (each
+    gives two swaps), the lane constants, the lanes' size in bytes, the unpacker of the outputs'
+    32-bit halves, the positions swapped and the state's advance."""
+    k = n // 2
+    ones = sum(1 << (128 * i) for i in range(k))
+    ramp = sum(((i + 1) * _GAMMA) << (128 * i) for i in range(k))
+    # Little-endian on every machine: each lane gives its low then its high 32 bits.
+    unpack = struct.Struct("<" + "II8x" * k).unpack
+    plan = (ones, ramp, _MASK * ones, 16 * k, unpack, range(n - 1, 0, -1), k * _GAMMA)
+    if n <= 1024:
+        _PLANS[n] = plan
+    return plan
 
 
 class Rng:
@@ -32,8 +61,8 @@ class Rng:
     def next64(self) -> int:
         """The next 64-bit output."""
         self.state = s = (self.state + _GAMMA) & _MASK
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z = ((s ^ (s >> 30)) * _MUL1) & _MASK
+        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
         return z ^ (z >> 31)
 
     def getrandbits(self, k: int) -> int:
@@ -42,15 +71,21 @@ class Rng:
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (``n`` > 0)."""
-        return (self.next64() * n) >> 64
+        self.state = s = (self.state + _GAMMA) & _MASK
+        z = ((s ^ (s >> 30)) * _MUL1) & _MASK
+        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
+        return ((z ^ (z >> 31)) * n) >> 64
 
     def randrange(self, n: int) -> int:
         """Same as :meth:`randbelow`, named as in :mod:`random`."""
-        return (self.next64() * n) >> 64
+        return self.randbelow(n)
 
     def random(self) -> float:
         """A float in [0, 1)."""
-        return (self.next64() >> 11) * (1.0 / 9007199254740992.0)
+        self.state = s = (self.state + _GAMMA) & _MASK
+        z = ((s ^ (s >> 30)) * _MUL1) & _MASK
+        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
+        return ((z ^ (z >> 31)) >> 11) * _TWO53
 
     def uniform(self, a: float, b: float) -> float:
         """A float between ``a`` and ``b``."""
@@ -58,34 +93,53 @@ class Rng:
 
     def gauss(self, mu: float = 0.0, sigma: float = 1.0) -> float:
         """A normal variate (Box-Muller), for reaction times and the like."""
-        import math
-
         u1 = 1.0 - self.random()
         u2 = self.random()
         return mu + sigma * math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
 
     def choice(self, seq: Sequence[T]) -> T:
         """A uniformly chosen element of a non-empty sequence."""
-        return seq[(self.next64() * len(seq)) >> 64]
+        return seq[self.randbelow(len(seq))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates; each 64-bit output gives two swaps)."""
+        """Shuffle ``items`` in place (Fisher-Yates from the end; each 64-bit output gives two
+        swaps, its low 32 bits then its high 32 bits), exactly as :func:`shuffle_reference`."""
+        n = len(items)
+        if n < 2:
+            return
+        plan = _PLANS.get(n) or _plan(n)
+        ones, ramp, lanes, size, unpack, positions, advance = plan
         state = self.state
-        i = len(items) - 1
-        while i > 0:
-            state = (state + _GAMMA) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z ^= z >> 31
-            j = ((z & 0xFFFFFFFF) * (i + 1)) >> 32
+        # Lane i holds state + (i + 1) * gamma (below 2**69: no carry into the next lane), then
+        # its SplitMix64 output; each product fits its 128-bit lane.
+        z = (state * ones + ramp) & lanes
+        z = ((z ^ (z >> 30)) & lanes) * _MUL1 & lanes
+        z = ((z ^ (z >> 27)) & lanes) * _MUL2 & lanes
+        z ^= z >> 31  # bits shifted in from the next lane land above bit 64, never read
+        for i, w in zip(positions, unpack(z.to_bytes(size, "little")), strict=False):
+            j = (w * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
-            i -= 1
-            if i > 0:
-                j = ((z >> 32) * (i + 1)) >> 32
-                items[i], items[j] = items[j], items[i]
-                i -= 1
-        self.state = state
+        self.state = (state + advance) & _MASK
 
     def clone(self) -> Rng:
         """An independent copy that continues the same stream."""
         return Rng(self.state)
+
+
+def shuffle_reference(rng: Rng, items: MutableSequence[T]) -> None:
+    """The plain loop :meth:`Rng.shuffle` is exactly equal to (kept to test it against)."""
+    state = rng.state
+    i = len(items) - 1
+    while i > 0:
+        state = (state + _GAMMA) & _MASK
+        z = ((state ^ (state >> 30)) * _MUL1) & _MASK
+        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
+        z ^= z >> 31
+        j = ((z & 0xFFFFFFFF) * (i + 1)) >> 32
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+        if i > 0:
+            j = ((z >> 32) * (i + 1)) >> 32
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+    rng.state = state
