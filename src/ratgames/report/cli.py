@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from . import MissingDependency, ReportInput, ReportInputError, build_report, load_input
 
@@ -61,9 +60,8 @@ def report(inputs: tuple[Path, ...], folder: Path | None, title: str | None) -> 
         raise click.ClickException(
             f"cannot write the report to {target}: {exc.strerror or exc}"
         ) from None
-    console = Console()
-    console.print(f"Report written to {made.page} with {len(made.plots)} plots:", highlight=False)
+    click.echo(f"Report written to {made.page} with {len(made.plots)} plots:")
     for plot in made.plots:
-        console.print(f"  {target / plot.file}: {plot.title}", highlight=False, markup=False)
+        click.echo(f"  {target / plot.file}: {plot.title}")
     for note in made.notes:
-        console.print(f"Note: {note}", highlight=False, markup=False)
+        click.echo(f"Note: {note}")

@@ -593,8 +593,7 @@ def crosstable(t: Tournament, info: GameInfo, path: Path) -> Plot:
             )
     with _figure(max(6.5, 1.3 * n + 3.4), max(4.2, 0.95 * n + 1.6)) as fig:
         ax = fig.add_subplot()
-        cmap = matplotlib.colormaps["PuOr"].copy()
-        cmap.set_bad("#EEEEEE")
+        cmap = matplotlib.colormaps["PuOr"].with_extremes(bad="#EEEEEE")
         image = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=0.0, vmax=1.0)
         for (i, j), text in cells.items():
             dark = abs(grid[i, j] - 0.5) > 0.3
