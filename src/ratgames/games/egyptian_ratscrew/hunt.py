@@ -915,6 +915,9 @@ def write_json_atomic(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as a plain new file would be (mkstemp makes it private)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             json.dump(data, out, indent=1)
             out.write("\n")
@@ -1060,8 +1063,14 @@ def _run_ray(
     workers: int,
     kernel: str,
 ) -> None:
-    os.environ["RAY_AUTH_MODE"] = "disabled"
-    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    """Chunks as Ray tasks, about two per CPU of the cluster in flight (the CPUs are read again
+    every few seconds, so a cluster that grows gets more).  A task whose worker or node dies is
+    run again by Ray; each chunk's result is taken once."""
+    # Off unless the environment says otherwise: token authentication (it writes to ~/.ray),
+    # usage statistics, and starting every worker through `uv run` when the driver runs so.
+    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
     try:
         import ray
     except ImportError as exc:
@@ -1073,39 +1082,42 @@ def _run_ray(
     if started:
         import logging
 
+        quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
         try:
             if address:
-                ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+                ray.init(address=address, **quiet)
             else:
                 ray.init(
+                    address="local",
                     num_cpus=workers,
                     include_dashboard=False,
-                    logging_level=logging.ERROR,
-                    log_to_driver=False,
+                    object_store_memory=256 * 1024 * 1024,  # results are small
+                    **quiet,
                 )
-        except (ConnectionError, RuntimeError, ValueError) as exc:
+        except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
             where = f"reach a Ray cluster at {address}" if address else "start Ray on this machine"
             raise HuntError(f"cannot {where}: {exc}") from exc
     try:
-        resources_ = ray.cluster_resources()  # type: ignore[no-untyped-call]
-        cpus = max(1, int(resources_.get("CPU", 1)))
-        remote = ray.remote(_chunk_task)  # a task whose worker dies is run again (3 retries)
-        pending: dict[Any, int] = {}
+        remote = ray.remote(num_cpus=1, max_retries=5)(_chunk_task)
+        pending: set[Any] = set()
         exhausted = False
+        cpus, checked = 1, -1e9
         while True:
+            if time.monotonic() - checked >= 10:
+                found = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+                cpus, checked = max(1, int(found)), time.monotonic()
             while not exhausted and len(pending) < 2 * cpus:
                 span = more()
                 if span is None:
                     exhausted = True
                     break
-                pending[remote.remote(spec, span[0], span[1], floor(), kernel)] = span[0]
+                pending.add(remote.remote(spec, span[0], span[1], floor(), kernel))
             if not pending:
                 break
-            ready, _ = ray.wait(list(pending), num_returns=1)
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=10)
             for ref in ready:
-                del pending[ref]
-                result = ray.get(ref)
-                take(result)
+                pending.discard(ref)
+                take(ray.get(ref))
     finally:
         if started:
             ray.shutdown()

@@ -62,7 +62,7 @@ class _Display:
     deals (or of the time) and every 30 seconds or so."""
 
     def __init__(self, deals: int | None, seconds: float | None, state: HuntState) -> None:
-        self.console = Console(stderr=True)
+        self.console = Console(stderr=True, soft_wrap=True)
         self.deals = deals
         self.seconds = seconds
         self.started = time.perf_counter()
@@ -389,8 +389,8 @@ def hunt(
             load_kernel("c")
         except KernelError as exc:
             raise click.UsageError(f"--kernel c: {exc}") from None
-    console = Console()
-    err = Console(stderr=True)
+    console = Console(soft_wrap=True)  # sentences are not cut at the terminal's width
+    err = Console(stderr=True, soft_wrap=True, highlight=False)
     start = None
     if base is not None:
         start = play(base)
