@@ -385,7 +385,10 @@ class RatATatCat(Game):
         else:
             hands, draw, discard, returned = self._read_deal(deal)
             state._set_round(hands, draw, discard, returned)
-        state.deal0 = state._deal_json()
+        # The deal as it lies now; written in the deal format only if a record asks for it.
+        dealt = state.evlog
+        assert dealt is not None and dealt[0][0] is Dealt
+        state.deal0 = (state.hands[:], state.draw[:], state.discard[:], dealt[0][1][3])
         return state
 
     def _read_cards(self, value: object, where: str) -> list[int]:
@@ -629,6 +632,7 @@ EVENTS_SHOWN = 60
 """How many of the latest events an observation lists."""
 
 _RawEvent = tuple[type[Event], tuple[Any, ...]]
+_RawDeal = tuple[list[int], list[int], list[int], tuple[int, ...]]
 
 
 # --- the state ------------------------------------------------------------------------------------
@@ -701,7 +705,9 @@ class RatState(State[Act]):
         self.score_n = 0
         self.results: tuple[RoundResult, ...] = ()
         self.outcome_: Outcome | None = None
-        self.deal0: dict[str, JSON] = {}
+        # The deal: (hands, draw, discard, returned) as dealt, until a record asks for it in the
+        # deal format (then that dict); {} in a sample.
+        self.deal0: _RawDeal | dict[str, JSON] = {}
 
     def _next_active(self, seat: int) -> int:
         active = self.active
@@ -713,25 +719,22 @@ class RatState(State[Act]):
 
     def _order(self) -> list[int]:
         """Active seats in turn order, starting left of the dealer."""
-        out = []
-        s = self._next_active(self.dealer)
-        for _ in range(self.game.players):
-            if self.active[s] and s not in out:
-                out.append(s)
-            s = (s + 1) % self.game.players
-        return out
+        p = self.game.players
+        first = self.dealer + 1
+        active = self.active
+        return [s % p for s in range(first, first + p) if active[s % p]]
 
     def _layout(self, order: list[int], *, recorded: bool) -> None:
         """Deal a shuffled deck (``order[0]`` on top) and turn up the first discard."""
         g = self.game
         hands = [-1] * g.p4
         seats = self._order()
-        pos = 0
-        for i in range(SLOTS):
-            for s in seats:
-                hands[s * SLOTS + i] = order[pos]
-                pos += 1
-        draw = order[pos:]
+        n = len(seats)
+        # One card at a time, starting left of the dealer: the k-th seat in turn order gets
+        # order[k], order[k + n], order[k + 2n], order[k + 3n].
+        for k, s in enumerate(seats):
+            hands[s * SLOTS : s * SLOTS + SLOTS] = order[k : n * SLOTS : n]
+        draw = order[n * SLOTS :]
         draw.reverse()  # the top of the draw pile is its last element
         discard: list[int] = []
         returned: list[int] = []
@@ -769,16 +772,16 @@ class RatState(State[Act]):
         # Every card in a row comes from the deal (pool 0, any card).
         self.origin = [0] * p4
         self.pool = 0
-        self.in_draw = tuple(sorted(set(returned)))
+        self.in_draw = tuple(sorted(set(returned))) if returned else ()
+        active = self.active
+        younger = g.younger
         for s in range(g.players):
-            if not self.active[s]:
+            if not active[s]:
                 continue
-            for i in (0, SLOTS - 1):
-                idx = s * SLOTS + i
-                if g.younger:
+            for idx in (s * SLOTS, s * SLOTS + SLOTS - 1):
+                if younger:
                     faceup[idx] = True
-                    for r in range(g.rows):
-                        known[r * p4 + idx] = hands[idx]
+                    known[idx::p4] = [hands[idx]] * g.rows
                 else:
                     known[s * p4 + idx] = hands[idx]
         self.held = -1
@@ -791,20 +794,20 @@ class RatState(State[Act]):
         self.phase = START
         self._event(Dealt, (self.rnd, self.dealer, discard[-1], returned))
 
-    def _deal_json(self) -> dict[str, JSON]:
-        """The round as dealt (called right after the deal), in the deal format."""
-        g = self.game
+    def _deal_json(self, raw: _RawDeal) -> dict[str, JSON]:
+        """A deal kept as (hands, draw, discard, returned) in the deal format."""
+        hands, draw, discard, returned = raw
         deal: dict[str, JSON] = {
             "hands": [
-                [CARD_TEXT[c] for c in self.hands[s * SLOTS : s * SLOTS + SLOTS]]
-                for s in range(g.players)
+                [CARD_TEXT[c] for c in hands[s * SLOTS : s * SLOTS + SLOTS]]
+                for s in range(self.game.players)
             ],
-            "draw": [CARD_TEXT[c] for c in reversed(self.draw)],
-            "discard": [CARD_TEXT[c] for c in reversed(self.discard)],
+            "draw": [CARD_TEXT[c] for c in reversed(draw)],
+            "discard": [CARD_TEXT[c] for c in reversed(discard)],
         }
-        if self.evlog is not None and self.evlog[0][0] is Dealt and self.evlog[0][1][3]:
+        if returned:
             # The power cards turned up and shuffled back before the first discard.
-            deal["returned"] = [CARD_TEXT[c] for c in self.evlog[0][1][3]]
+            deal["returned"] = [CARD_TEXT[c] for c in returned]
         return deal
 
     def _event(self, kind: type[Event], fields: tuple[Any, ...]) -> None:
@@ -1117,8 +1120,7 @@ class RatState(State[Act]):
         known = self.known
         p4 = g.p4
         value = held if self.held_pub else -1
-        for r in range(idx, g.rows * p4, p4):
-            known[r] = value
+        known[idx::p4] = [value] * g.rows
         known[seat * p4 + idx] = held
         # A card from the draw pile is a number card (from the pool now drawn from); a card
         # from the discard pile is seen by everyone.
@@ -1156,8 +1158,7 @@ class RatState(State[Act]):
         origin[i1], origin[i2] = origin[i2], origin[i1]
         known = self.known
         p4 = g.p4
-        for base in range(0, g.rows * p4, p4):
-            known[base + i1], known[base + i2] = known[base + i2], known[base + i1]
+        known[i1::p4], known[i2::p4] = known[i2::p4], known[i1::p4]
         if g.swap_look:
             known[seat * p4 + i1] = hands[i1]
             known[p * p4 + i2] = hands[i2]
@@ -1194,51 +1195,53 @@ class RatState(State[Act]):
         g = self.game
         p = g.players
         hands = self.hands
-        capped = self.knocker < 0
-        for s in self._order() if max(hands) >= PEEK else ():
-            for i in range(SLOTS):
-                idx = s * SLOTS + i
-                card = hands[idx]
-                if card >= PEEK:
-                    self.discard.append(card)
-                    new = self._pop_draw()
-                    while new >= PEEK:
-                        self.discard.append(new)
-                        self._power_shown(new)
+        knocker = self.knocker
+        capped = knocker < 0
+        if max(hands) >= PEEK:
+            discard = self.discard
+            for s in self._order():
+                for idx in range(s * SLOTS, s * SLOTS + SLOTS):
+                    card = hands[idx]
+                    if card >= PEEK:
+                        discard.append(card)
                         new = self._pop_draw()
-                    hands[idx] = new
-                    self._event(Fixed, (s, i + 1, card, new))
+                        while new >= PEEK:
+                            discard.append(new)
+                            self._power_shown(new)
+                            new = self._pop_draw()
+                        hands[idx] = new
+                        self._event(Fixed, (s, idx - s * SLOTS + 1, card, new))
         # Everyone sees every row now.
-        p4 = g.p4
         self.known = hands * g.rows
-        self.faceup = [True] * p4
+        self.faceup = [True] * g.p4
+        active = self.active
         sums = [
-            sum(hands[s * SLOTS : s * SLOTS + SLOTS]) if self.active[s] else 0 for s in range(p)
+            hands[b] + hands[b + 1] + hands[b + 2] + hands[b + 3] if active[b >> 2] else 0
+            for b in range(0, g.p4, SLOTS)
         ]
-        seats = [s for s in range(p) if self.active[s]]
-        low = min(sums[s] for s in seats)
-        winners = [s for s in seats if sums[s] == low]
-        if self.knocker >= 0:
+        seats = [s for s in range(p) if active[s]]
+        low = min([sums[s] for s in seats])
+        if knocker >= 0:
             self.knocks += 1
-            if sums[self.knocker] == low:
+            if sums[knocker] == low:
                 self.knocker_won += 1
-        if capped:
+        else:
             self.cap_fired += 1
-        self.score_sum += sum(sums[s] for s in seats)
+        self.score_sum += sum(sums)
         self.score_n += len(seats)
-        self.totals = tuple(self.totals[s] + sums[s] for s in range(p))
+        self.totals = totals = tuple([t + x for t, x in zip(self.totals, sums, strict=True)])
         self.results = (
             *self.results,
             RoundResult(
-                round=self.rnd,
-                dealer=self.dealer,
-                hands=tuple(hands),
-                sums=tuple(sums),
-                winners=tuple(winners),
-                knocker=self.knocker if self.knocker >= 0 else None,
-                capped=capped,
-                totals=self.totals,
-                active=self.active,
+                self.rnd,
+                self.dealer,
+                tuple(hands),
+                tuple(sums),
+                tuple([s for s in seats if sums[s] == low]),
+                knocker if knocker >= 0 else None,
+                capped,
+                totals,
+                active,
             ),
         )
         self._event(RoundOver, (self.rnd, low))
@@ -1251,18 +1254,18 @@ class RatState(State[Act]):
         elif kind == "minutes":
             over = self.clock >= n * 60
         else:
-            out = [s for s in seats if self.totals[s] >= n]
+            out = [s for s in seats if totals[s] >= n]
             if out:
                 elim = list(self.elim)
-                active = list(self.active)
+                still = list(active)
                 for s in out:
                     elim[s] = self.rnd
-                    active[s] = False
-                    self._event(WentOut, (s, self.totals[s]))
+                    still[s] = False
+                    self._event(WentOut, (s, totals[s]))
                 self.elim = tuple(elim)
-                if sum(active) >= 1:
-                    self.active = tuple(active)
-                over = sum(active) <= 1
+                if sum(still) >= 1:
+                    self.active = tuple(still)
+                over = sum(still) <= 1
         if not over and self.rnd >= g.round_cap:
             over = True
             self.round_cap_fired = True
@@ -1571,4 +1574,7 @@ class RatState(State[Act]):
         return out
 
     def _initial_deal(self) -> dict[str, JSON]:
-        return {k: [list(x) for x in v] if k == "hands" else list(v) for k, v in self.deal0.items()}
+        deal = self.deal0
+        if isinstance(deal, tuple):
+            self.deal0 = deal = self._deal_json(deal)
+        return {k: [list(x) for x in v] if k == "hands" else list(v) for k, v in deal.items()}
