@@ -199,6 +199,12 @@ def test_a_sweep_gets_its_curve_and_states_the_best_value(
         rates.append(first["win_rate"])
     best = data["runs"][rates.index(max(rates))]["value"]
     assert f"Best knock: <strong>{best}</strong>" in html
+    # knock=9 is the heuristic's default, so there bot 1 plays as the others do.
+    baseline = pct(data["runs"][1]["entrants"][0]["win_rate"])
+    assert (
+        "At knock=9, the other seats' own setting, the swept bot plays as they do and won"
+        f" {baseline}" in html
+    )
     assert "--sweep knock=4,9,14" in html
 
 

@@ -259,6 +259,17 @@ def best_sentence(sweep: Sweep) -> str:
         )
     else:
         text += " Its 95% interval overlaps no other value's."
+    theirs = P.opponents_value(sweep)
+    numbers = sweep.numeric_values() or []
+    if theirs is not None and theirs in numbers:
+        k = numbers.index(theirs)
+        text += (
+            f" At {_esc(sweep.sweep)}={_esc(curve.values[k])}, the other seats' own setting, the"
+            f" swept bot plays as they do and won {pct(curve.rates[k])} (95% CI"
+            f" {pct_range(*ci[k])}): what it differs from an even share is the luck of these"
+            " deals, which every value shares (each plays the same deals), so the values compare"
+            " more closely with one another than with an even share."
+        )
     return text
 
 
@@ -454,7 +465,7 @@ h3 { font-size: 1.05rem; margin-bottom: 0.3rem; }
 table { border-collapse: collapse; margin: 0.4rem 0 1rem; background: white; }
 th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #ddd; text-align: left; }
 th { background: #eef3f8; }
-.num { text-align: right; font-variant-numeric: tabular-nums; }
+.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; }
 dt { font-weight: 600; }
 dd { margin: 0; }

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.bots import parse_bot_spec
+from ..core.bots import bot_entries, parse_bot_spec
 from ..core.errors import RatgamesError
 from ..core.game import Game
 from ..core.registry import game_class, get_game
@@ -66,3 +66,26 @@ def without_param(spec: str, param: str) -> str:
         return spec
     rest = {k: v for k, v in params.items() if k != param}
     return name + (":" + ",".join(f"{k}={v}" for k, v in rest.items()) if rest else "")
+
+
+def param_value(game_id: str, spec: str, param: str) -> str | None:
+    """The value of ``param`` a bot spec plays with: given in the spec, else the bot's default
+    (None when the game or bot is not installed here, or has no such parameter).
+
+    >>> param_value("rat-a-tat-cat", "heuristic", "knock")
+    '9.0'
+    >>> param_value("rat-a-tat-cat", "heuristic:knock=12", "knock")
+    '12'
+    """
+    try:
+        name, params = parse_bot_spec(spec)
+        if param in params:
+            return params[param]
+        for entry in bot_entries(game_id):
+            if entry.name == name:
+                for option in entry.cls.params:
+                    if option.name == param:
+                        return str(option.default)
+    except (RatgamesError, ValueError):
+        return None
+    return None

@@ -27,7 +27,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter, StrMethodFormatter
 
 from .data import Simulation, Sweep, SweepRun, Tournament
-from .info import GameInfo, without_param
+from .info import GameInfo, param_value, without_param
 
 OKABE_ITO = (
     "#0072B2",  # blue
@@ -94,7 +94,7 @@ def _save(fig: Figure, path: Path) -> None:
 
 
 def _wrap(label: str, width: int = 26) -> str:
-    """A long bot spec (``pimc:iterations=400,score=estimate``) broken after its colon and
+    r"""A long bot spec (``pimc:iterations=400,score=estimate``) broken after its colon and
     commas, never inside a parameter.
 
     >>> _wrap("pimc:iterations=400,score=estimate,confidence=2", 22)
@@ -380,6 +380,35 @@ def _x_axis(ax: Axes, sweep: Sweep, param: str) -> None:
     ax.set_xlabel(param)
 
 
+def opponents_value(sweep: Sweep) -> float | None:
+    """The value of the swept parameter the other seats play with, when they all share one
+    that the swept bot also takes and it lies within the swept range (there the swept bot plays
+    as its opponents do, so its win rate shows the luck of the deals)."""
+    numbers = sweep.numeric_values()
+    first = sweep.runs[0]
+    if numbers is None or first.players < 2:
+        return None
+    swept_name = without_param(first.seat_bots[0], sweep.sweep)
+    others = {without_param(b, sweep.sweep) for b in first.seat_bots[1:]}
+    if others != {swept_name}:
+        return None
+    # Across every run: under --sweep-all the other seats' value moves with the sweep.
+    values = {param_value(r.game, b, sweep.sweep) for r in sweep.runs for b in r.seat_bots[1:]}
+    if len(values) != 1 or None in values:
+        return None
+    try:
+        value = float(values.pop() or "")
+    except ValueError:
+        return None
+    return value if min(numbers) <= value <= max(numbers) else None
+
+
+def _mark_opponents(ax: Axes, value: float, param: str) -> None:
+    ax.axvline(
+        value, color=GREY, linestyle="-.", linewidth=1.2, label=f"the others' {param} ({value:g})"
+    )
+
+
 def describe_sweep(sweep: Sweep) -> tuple[str, str]:
     """The swept bot (without the swept parameter) and its opponents, in words."""
     first = sweep.runs[0]
@@ -415,6 +444,9 @@ def sweep_curve(sweep: Sweep, info: GameInfo, path: Path) -> Plot:
             linestyle="none",
             label=f"best: {sweep.sweep}={curve.values[b]} ({pct(curve.rates[b])})",
         )
+        theirs = opponents_value(sweep)
+        if theirs is not None:
+            _mark_opponents(ax, theirs, sweep.sweep)
         _x_axis(ax, sweep, sweep.sweep)
         ax.set_ylabel(f"win rate of {_wrap(swept, 30)}\nwith this {sweep.sweep}")
         ax.yaxis.set_major_formatter(PERCENT)
@@ -482,6 +514,9 @@ def overlay(
             _draw_curve(ax, curve, colour(i), label=f"{label}: best {param}={curve.values[b]}")
             if not relative:
                 ax.axhline(1 / curve.players, color=colour(i), linestyle=":", linewidth=1.3)
+        theirs = {opponents_value(s) for s in sweeps}
+        if len(theirs) == 1 and None not in theirs:
+            _mark_opponents(ax, float(theirs.pop() or 0.0), param)
         if relative:
             ax.axhline(1.0, color=GREY, linestyle="--", linewidth=1.2, label="even share")
             ax.set_ylabel("win rate / even share")
