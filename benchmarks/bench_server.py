@@ -10,9 +10,13 @@ sit at each table of Rat-a-Tat Cat and act like bots: each waits ``--think`` sec
 0.8, the server's pause for its own bots) and plays a random legal move.
 
 Reported: players connected, actions per second, and the action-to-observation latency (from
-sending an action to receiving the state that shows it) at the 50th and 99th percentiles.  At
-the end every action a client saw acknowledged is compared with the database: none may be
-lost, none stored twice.  The run is bounded by ``--seconds`` (and at most 4,000 players).
+sending an action to receiving the state that shows it) at the 50th and 99th percentiles, and
+the server's CPU time per action and its share of one core (from ``/proc``, so the figure holds
+even when the machine is busy with other work).  The players are spread over
+``--client-processes`` processes so that the load generator's own event loop does not become the
+bottleneck being measured.  At the end every action a client saw acknowledged is compared with
+the database: none may be lost, none stored twice.  The run is bounded by ``--seconds`` (and at
+most 4,000 players).
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -44,11 +50,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: str, home: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    db: str, home: Path, profile: str | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
+    profiler = ["-m", "cProfile", "-o", profile] if profile else []
     proc = subprocess.Popen(
         [
             sys.executable,
+            *profiler,
             "-m",
             "ratgames.cli",
             "serve",
@@ -113,12 +123,9 @@ class Player:
             self.acked.append((seq, text))
 
 
-async def run(players: int, seconds: float, think: float, base: str) -> dict[str, Any]:
-    tables = max(1, players // 4)
-    everyone: list[Player] = []
+async def _seat_tables(base: str, codes: list[int], think: float) -> dict[str, list[Player]]:
+    """Create the tables numbered ``codes`` and connect their four players."""
     by_table: dict[str, list[Player]] = {}
-    rng = random.Random(1)
-    began = time.monotonic()
     gate = asyncio.Semaphore(16)
 
     async def seat_table(t: int) -> None:
@@ -143,29 +150,99 @@ async def run(players: int, seconds: float, think: float, base: str) -> dict[str
                     open_timeout=60,
                 )
                 await client.connect(timeout=120)
-                seats.append(Player(client, random.Random(rng.random()), think))
+                seats.append(Player(client, random.Random(t * 4 + i), think))
             by_table[code] = seats
-            everyone.extend(seats)
-            if len(by_table) % 100 == 0:
-                print(f"  {4 * len(by_table)} players connected", file=sys.stderr)
 
-    await asyncio.gather(*(seat_table(t) for t in range(tables)))
-    setup = time.monotonic() - began
-    health = await ahttp_json(base, "/api/health")
+    await asyncio.gather(*(seat_table(t) for t in codes))
+    return by_table
+
+
+async def _client_process(
+    base: str, codes: list[int], think: float, seconds: float, ready: Any, go: Any
+) -> dict[str, Any]:
+    by_table = await _seat_tables(base, codes, think)
+    ready.put(len(by_table) * 4)
+    await asyncio.get_running_loop().run_in_executor(None, go.wait)
     for seats in by_table.values():
         seats[0].client.host("start")
     start = time.monotonic()
     until = start + seconds
+    everyone = [p for seats in by_table.values() for p in seats]
     await asyncio.gather(*(p.play(until) for p in everyone))
     elapsed = time.monotonic() - start
-    latencies = sorted(x for p in everyone for x in p.latencies)
-    actions = len(latencies)
     for p in everyone:
         await p.client.close()
+    return {
+        "latencies": [x for p in everyone for x in p.latencies],
+        "errors": sum(p.errors for p in everyone),
+        "elapsed": elapsed,
+        "by_table": {code: [a for p in seats for a in p.acked] for code, seats in by_table.items()},
+    }
+
+
+def _client_main(
+    base: str, codes: list[int], think: float, seconds: float, ready: Any, go: Any, out: Any
+) -> None:
+    try:
+        out.put(asyncio.run(_client_process(base, codes, think, seconds, ready, go)))
+    except BaseException as exc:  # reported to the parent, which stops the run
+        ready.put(-1)
+        out.put({"failed": repr(exc)})
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) used so far by process ``pid`` (Linux), else None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run(
+    players: int, seconds: float, think: float, base: str, server_pid: int, processes: int
+) -> dict[str, Any]:
+    """Seat the players in ``processes`` client processes, play, and gather the figures."""
+    tables = max(1, players // 4)
+    ctx = multiprocessing.get_context("spawn")
+    ready, go, out = ctx.Queue(), ctx.Event(), ctx.Queue()
+    shares = [list(range(k, tables, processes)) for k in range(processes)]
+    shares = [s for s in shares if s]
+    began = time.monotonic()
+    procs = [
+        ctx.Process(target=_client_main, args=(base, share, think, seconds, ready, go, out))
+        for share in shares
+    ]
+    for proc in procs:
+        proc.start()
+    seated = 0
+    for _ in procs:
+        n = ready.get(timeout=600)
+        if n < 0:
+            go.set()
+            raise SystemExit(f"a client process failed: {out.get(timeout=30)}")
+        seated += n
+        print(f"  {seated} players connected", file=sys.stderr)
+    setup = time.monotonic() - began
+    health = http_json(base, "/api/health")
+    cpu0 = cpu_seconds(server_pid)
+    go.set()
+    parts = [out.get(timeout=seconds + 600) for _ in procs]
+    cpu1 = cpu_seconds(server_pid)
+    for proc in procs:
+        proc.join(timeout=60)
+    failed = [p["failed"] for p in parts if "failed" in p]
+    if failed:
+        raise SystemExit(f"a client process failed: {failed[0]}")
+    elapsed = max(p["elapsed"] for p in parts)
+    latencies = sorted(x for p in parts for x in p["latencies"])
+    actions = len(latencies)
+    server_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
     return {
         "players": players,
         "tables": tables,
         "connected": health["connections"],
+        "client_processes": len(procs),
         "setup_s": round(setup, 1),
         "seconds": round(elapsed, 1),
         "actions": actions,
@@ -174,8 +251,12 @@ async def run(players: int, seconds: float, think: float, base: str) -> dict[str
         "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1)
         if latencies
         else None,
-        "errors": sum(p.errors for p in everyone),
-        "by_table": {code: [a for p in seats for a in p.acked] for code, seats in by_table.items()},
+        "server_cpu_share": None if server_cpu is None else round(server_cpu / elapsed, 2),
+        "server_cpu_ms_per_action": None
+        if server_cpu is None or not actions
+        else round(1000 * server_cpu / actions, 2),
+        "errors": sum(p["errors"] for p in parts),
+        "by_table": {code: acked for p in parts for code, acked in p["by_table"].items()},
     }
 
 
@@ -203,17 +284,37 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.8)
     parser.add_argument("--db", default=None, help="database URL (default: a new SQLite file)")
     parser.add_argument("--json", default=None, help="also write the figures here")
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=2,
+        help="processes that play the simulated players (default 2)",
+    )
+    parser.add_argument(
+        "--profile",
+        default=None,
+        metavar="FILE",
+        help="run the server under cProfile and write its statistics to FILE (read them with "
+        "python -m pstats FILE)",
+    )
     args = parser.parse_args()
     players = max(4, min(4000, args.players))
     seconds = max(1.0, min(600.0, args.seconds))
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
-        proc, base = start_server(db, Path(tmp))
+        proc, base = start_server(db, Path(tmp), args.profile)
         try:
-            result = asyncio.run(run(players, seconds, args.think, base))
+            result = run(
+                players, seconds, args.think, base, proc.pid, max(1, args.client_processes)
+            )
         finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+            # SIGINT: uvicorn shuts down cleanly (and cProfile, if used, writes its file).
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
         lost, duplicated = check_stored(db, result.pop("by_table"))
     result["database"] = "postgresql" if db.startswith("postgresql") else "sqlite"
     result["lost"] = lost

@@ -130,9 +130,16 @@ def check_frames(game_id: str, record: dict[str, Any], frames: list[str], seat: 
     seen: set[str] = set()
     checked = 0
     states: dict[int, Any] = {}
+    whole: list[Any] = []
     for text in frames:
         frame = json.loads(text)
         if frame["type"] == "state":
+            # An abbreviated events list (the client asked for changes) is made whole again
+            # from the frames before it, as the client does.
+            part = frame["observation"] if frame["observation"] is not None else frame["view"]
+            if frame.get("events_kept"):
+                part["events"] = whole[len(whole) - frame["events_kept"] :] + part["events"]
+            whole = part["events"]
             n = frame["seq"]
             if n not in states:
                 states[n] = ratgames.replay(record, upto=n, check_outcome=False)

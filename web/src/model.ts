@@ -68,7 +68,7 @@ export function reduce(m: Model, msg: ServerMsg): Model {
         seat: typeof e.event.seat === "number" ? e.event.seat : null,
       }));
       const log = [...m.log, ...lines].slice(-LOG_LIMIT);
-      return { ...m, state: msg, log, counter };
+      return { ...m, state: wholeEvents(m.state, msg), log, counter };
     }
     case "ack": {
       const pending = { ...m.pending };
@@ -90,6 +90,20 @@ export function reduce(m: Model, msg: ServerMsg): Model {
     default:
       return m;
   }
+}
+
+/** A state whose events list is a change to the previous one (`events_kept`) made whole again,
+ * so that the rest of the page reads observations as the engine made them. */
+export function wholeEvents(previous: StateMsg | null, msg: StateMsg): StateMsg {
+  const kept = msg.events_kept;
+  if (typeof kept !== "number" || kept <= 0) return msg;
+  const key = msg.observation !== null ? "observation" : "view";
+  const part = msg[key];
+  const before = previous?.[key]?.events;
+  if (part === null || !Array.isArray(part.events)) return msg;
+  const old: unknown[] = Array.isArray(before) ? before : [];
+  const events = [...old.slice(Math.max(0, old.length - kept)), ...part.events];
+  return { ...msg, [key]: { ...part, events }, events_kept: null };
 }
 
 /** An action sent (waiting for its ack). */

@@ -126,7 +126,7 @@ export class Connection {
   }
 
   private hello(): void {
-    const msg: Record<string, unknown> = { type: "hello", v: 1, table: this.opts.table };
+    const msg: Record<string, unknown> = { type: "hello", v: 1, table: this.opts.table, delta_events: true };
     if (this.opts.token) msg.token = this.opts.token;
     if (this.opts.hostToken) msg.host_token = this.opts.hostToken;
     this.send(msg);

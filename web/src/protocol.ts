@@ -78,6 +78,9 @@ export interface StateMsg {
   time: number;
   outcome: Outcome | null;
   record_id: number | null;
+  /** Set when the observation's (or view's) events list holds only what is new: the whole
+   * list is the last `events_kept` entries of the previous whole list, then these. */
+  events_kept?: number | null;
 }
 
 export interface WelcomeMsg {

@@ -33,6 +33,22 @@ describe("the table model", () => {
     expect(m.log.map((l) => l.text)).toEqual(["a", "b", "c"]);
   });
 
+  it("makes an abbreviated events list whole again (events_kept), for a seat and a spectator", () => {
+    const ev = (n: number) => ({ kind: "x", n });
+    let m = reduce(initial(), { ...state(1, []), observation: { events: [ev(1), ev(2), ev(3)] } });
+    m = reduce(m, { ...state(2, []), observation: { events: [ev(4)], turn: 1 }, events_kept: 3 });
+    expect(m.state!.observation).toEqual({ events: [ev(1), ev(2), ev(3), ev(4)], turn: 1 });
+    // The engine's list dropped its two oldest: keep the last two, then add one.
+    m = reduce(m, { ...state(3, []), observation: { events: [ev(5)] }, events_kept: 2 });
+    expect(m.state!.observation!.events).toEqual([ev(3), ev(4), ev(5)]);
+    // A whole list (no events_kept) replaces what was there.
+    m = reduce(m, { ...state(4, []), observation: { events: [ev(9)] } });
+    expect(m.state!.observation!.events).toEqual([ev(9)]);
+    let s = reduce(initial(), { ...state(1, []), seat: null, observation: null, view: { events: [ev(1)] } });
+    s = reduce(s, { ...state(2, []), seat: null, observation: null, view: { events: [ev(2)] }, events_kept: 1 });
+    expect(s.state!.view!.events).toEqual([ev(1), ev(2)]);
+  });
+
   it("shows a refusal of an action and forgets it once acknowledged or refused", () => {
     let m = sent(initial(), 3, "draw");
     expect(m.pending).toEqual({ 3: "draw" });
@@ -106,7 +122,7 @@ describe("the connection", () => {
   it("says hello with the seat token, answers pings and numbers actions", () => {
     const h = harness("T");
     h.sockets[0].open();
-    expect(h.sockets[0].sent[0]).toEqual({ type: "hello", v: 1, table: "K7QX2M", token: "T" });
+    expect(h.sockets[0].sent[0]).toEqual({ type: "hello", v: 1, table: "K7QX2M", token: "T", delta_events: true });
     h.sockets[0].receive({ type: "ping", v: 1, id: 7, server_time: 1, rtt_ms: 41.7 });
     expect(h.sockets[0].sent[1]).toEqual({ type: "pong", v: 1, id: 7, client_time: 1234.5 });
     expect(h.conn.rtt).toBe(41.7);
@@ -142,7 +158,7 @@ describe("the connection", () => {
     const h = harness(null);
     expect(h.conn.act("draw")).toBeNull();
     h.sockets[0].open();
-    expect(h.sockets[0].sent[0]).toEqual({ type: "hello", v: 1, table: "K7QX2M" });
+    expect(h.sockets[0].sent[0]).toEqual({ type: "hello", v: 1, table: "K7QX2M", delta_events: true });
     expect(socketUrl({ protocol: "https:", host: "a.b" })).toBe("wss://a.b/ws");
     expect(backoff(20)).toBe(8000);
   });

@@ -400,6 +400,7 @@ async def hello(lobby: Lobby, conn: Conn, msg: Hello) -> None:
     conn.host = msg.host_token is not None
     conn.token_hash = hash_token(msg.token) if msg.token is not None else None
     conn.seen_events = []
+    conn.delta_events = msg.delta_events
     if seat is not None:
         s = table.seats[seat]
         old = s.conn

@@ -56,6 +56,13 @@ def _db_option() -> Callable[[F], F]:
     help="A web origin (https://example.org) whose pages may open the WebSocket, besides the "
     "server's own (repeatable; * for any).",
 )
+@click.option(
+    "--compress/--no-compress",
+    default=False,
+    show_default=True,
+    help="Compress WebSocket messages (permessage-deflate): less traffic for players on slow "
+    "links, more server CPU per action.",
+)
 @click.option("--log-level", default="info", show_default=True, help="uvicorn's log level.")
 def serve(
     host: str,
@@ -64,6 +71,7 @@ def serve(
     bot_pause: float,
     workers: int | None,
     allow_origin: tuple[str, ...],
+    compress: bool,
     log_level: str,
 ) -> None:
     """Run the game server: the lobby's REST API and the WebSocket for play.
@@ -91,6 +99,7 @@ def serve(
         host=host,
         port=port,
         ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=compress,
         log_level=log_level,
         lifespan="on",
     )

@@ -136,6 +136,8 @@ class TableClient:
         self._out: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
         self._closing = False
         self._welcome: asyncio.Future[dict[str, Any]] | None = None
+        self._events: list[Any] = []
+        """The whole events list of the last state (to rebuild abbreviated ones)."""
         self._runner: asyncio.Task[None] | None = None
 
     @staticmethod
@@ -187,6 +189,8 @@ class TableClient:
             hello["token"] = self.token
         if self.host_token:
             hello["host_token"] = self.host_token
+        hello["delta_events"] = True
+        self._events = []
         self._queue_out(hello)
         try:
             async for raw in ws:
@@ -238,8 +242,12 @@ class TableClient:
         elif kind == "table":
             self.table = msg["table"]
         elif kind == "state":
+            self._whole_events(msg)
             self.state = msg
             self.seen_at[msg["seq"]] = self.clock()
+            if len(self.seen_at) > 512:
+                for old in sorted(self.seen_at)[:256]:
+                    del self.seen_at[old]
         elif kind == "ack":
             self.acked = max(self.acked, msg["seq"])
             future = self._waiting.pop(msg["id"], None)
@@ -264,6 +272,21 @@ class TableClient:
             except Exception:  # the caller's handler failing must not stop the connection
                 log.exception("the message handler failed on a %s message", kind)
         self._changed.set()
+
+    def _whole_events(self, msg: dict[str, Any]) -> None:
+        """Put back the whole events list of a state whose list is a change (``events_kept``),
+        so that :attr:`state` always holds the observation (or view) as the engine made it."""
+        part = msg.get("observation") if msg.get("observation") is not None else msg.get("view")
+        if not isinstance(part, dict):
+            return
+        events = part.get("events")
+        if not isinstance(events, list):
+            return
+        kept = msg.get("events_kept")
+        if isinstance(kept, int) and kept > 0:
+            events = self._events[len(self._events) - kept :] + events
+            part["events"] = events
+        self._events = events
 
     def _fail_waiting(self, why: str) -> None:
         for future in self._waiting.values():

@@ -63,6 +63,11 @@ class Hello(Message):
     table: str = Field(min_length=1, max_length=16, description="The table's invite code.")
     token: str | None = Field(default=None, max_length=128, description="A seat token.")
     host_token: str | None = Field(default=None, max_length=128)
+    delta_events: bool = Field(
+        default=False,
+        description="Send each state's events list as a change to the previous one (see "
+        "StateMsg.events_kept): much less traffic on long games.",
+    )
 
 
 class ActionMsg(Message):
@@ -234,7 +239,11 @@ class StateMsg(Message):
     A seat gets its ``observation``, its ``legal`` actions (notation) and the seats ``to_act``;
     a spectator gets the spectator ``view`` instead.  ``events`` are the events new since the
     connection's last ``state`` (all of them in the first one after ``hello``), each with a
-    sentence.  ``outcome`` is set once the game is over, and ``record_id`` once it is stored."""
+    sentence.  ``outcome`` is set once the game is over, and ``record_id`` once it is stored.
+
+    On a connection that said ``hello`` with ``delta_events``, ``events_kept`` is set when the
+    ``"events"`` list of the observation (or view) is abbreviated: the whole list is the last
+    ``events_kept`` entries of the previous state's whole list followed by the entries sent."""
 
     type: Literal["state"] = "state"
     v: Version = PROTOCOL_VERSION
@@ -248,6 +257,11 @@ class StateMsg(Message):
     time: float = Field(description="Seconds of play since the game started.")
     outcome: dict[str, Any] | None = None
     record_id: int | None = None
+    events_kept: int | None = Field(
+        default=None,
+        description="Set when the observation's (or view's) events list holds only what is new: "
+        "keep this many entries from the end of the previous whole list, then add them.",
+    )
 
 
 class Ack(Message):

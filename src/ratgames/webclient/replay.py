@@ -23,7 +23,7 @@ from ratgames.core.errors import IllegalAction, RatgamesError, RecordError
 from ratgames.core.game import State
 from ratgames.core.records import replay as replay_record
 from ratgames.server import store
-from ratgames.server.tables import new_events
+from ratgames.server.tables import events_overlap
 
 MAX_STEPS = 20000
 """Longer games are cut to their first this many actions."""
@@ -37,7 +37,7 @@ def _step(
     view = state.observation(viewer) if viewer is not None else state.spectator_view()
     events = view.get("events", [])
     events = events if isinstance(events, list) else []
-    fresh = new_events(seen, events)
+    fresh = events[events_overlap(seen, events) :]
     items = []
     for e in fresh:
         text: str | None = None
