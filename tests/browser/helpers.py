@@ -14,6 +14,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 DESKTOP = {"width": 1100, "height": 900}
 PHONE = {"width": 360, "height": 740}
+QUICK = 3000
+"""Milliseconds a move's click may wait for its card or button (the table may have moved on)."""
 
 
 class Player:
@@ -30,6 +32,8 @@ class Player:
         self.page.on("websocket", self._watch)
         self.page.on("pageerror", lambda e: self.page_errors.append(str(e)))
         self.moves = 0
+        self.stale_moves = 0
+        """Moves given up because the page changed under them (tried again afresh)."""
 
     def _watch(self, ws: Any) -> None:
         ws.on(
@@ -148,7 +152,13 @@ def play_to_end(
         for p in players:
             if p.my_turn() and (ready is None or ready(p)):
                 seq = p.seq()
-                move(p)
+                try:
+                    move(p)
+                except PlaywrightTimeout:
+                    # The table moved on under the move (its card or button went away before
+                    # the click): look at the page again.
+                    p.stale_moves += 1
+                    continue
                 p.moves += 1
                 with contextlib.suppress(PlaywrightTimeout):  # a refused or raced move
                     p.wait_past(seq, timeout=10)
