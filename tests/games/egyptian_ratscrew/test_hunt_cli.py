@@ -115,6 +115,8 @@ def test_a_time_limit_stops_the_hunt(capsys: pytest.CaptureFixture[str], tmp_pat
         (["--workers", "0"], "0 is not in the range x>=1"),
         (["--kernel", "gpu"], "'gpu' is not one of 'auto', 'c', 'python'"),
         (["--backend", "spark"], "'spark' is not one of 'local', 'ray'"),
+        (["--backend", "ray", "--address", "nowhere"], "is not host:port"),
+        (["--backend", "ray", "--address", "127.0.0.1:1"], "cannot reach a Ray cluster"),
         (["--json", "/no/such/folder/x.json"], "the folder /no/such/folder does not exist"),
         (["--checkpoint", "/no/such/folder/x.ckpt"], "does not exist"),
     ],

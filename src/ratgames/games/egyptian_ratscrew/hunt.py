@@ -1054,6 +1054,24 @@ def _chunk_task(spec: HuntSpec, start: int, stop: int, floor: int, kernel: str) 
     return run_chunk(spec, start, stop, floor, kernel)
 
 
+def _check_reachable(address: str) -> None:
+    """Fail at once, in one line, if a cluster address (``host:port`` or ``ray://host:port``)
+    cannot be reached: Ray itself would retry for minutes.  ``auto`` and ``local`` are Ray's."""
+    import socket
+
+    if address in ("auto", "local"):
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise HuntError(
+            f"the Ray address {address!r} is not host:port, ray://host:port, auto or local"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as exc:
+        raise HuntError(f"cannot reach a Ray cluster at {address}: {exc}") from exc
+
+
 def _run_ray(
     spec: HuntSpec,
     more: Callable[[], tuple[int, int] | None],
@@ -1083,6 +1101,8 @@ def _run_ray(
         import logging
 
         quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+        if address:
+            _check_reachable(address)
         try:
             if address:
                 ray.init(address=address, **quiet)
