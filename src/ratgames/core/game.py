@@ -22,6 +22,7 @@ import dataclasses
 import math
 import os
 from abc import ABC, abstractmethod
+from bisect import bisect_left
 from collections.abc import Hashable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, cast
@@ -137,9 +138,10 @@ class Outcome:
         >>> Outcome.places_from([10, 3, 10, 7], lower_is_better=True)
         (3, 1, 3, 2)
         """
-        sign = 1 if lower_is_better else -1
-        keyed = [sign * v for v in values]
-        return tuple(1 + sum(1 for other in keyed if other < mine) for mine in keyed)
+        keyed = list(values) if lower_is_better else [-v for v in values]
+        ranked = sorted(keyed)
+        # 1 + how many seats did strictly better.
+        return tuple([1 + bisect_left(ranked, mine) for mine in keyed])
 
 
 def same_action(a: object, b: object) -> bool:
@@ -515,7 +517,7 @@ class State(ABC, Generic[A]):
         An illegal or malformed action raises :class:`IllegalAction` (:class:`InvalidNotation`
         for text that is not an action) and leaves the state exactly as it was.
         """
-        t = self._check_time(time)
+        t = None if time is None else self._check_time(time)
         act: A = cast(A, self.game.parse_action(action)) if isinstance(action, str) else action
         self.check(seat, act)
         if t is not None:

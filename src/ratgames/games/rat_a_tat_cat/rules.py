@@ -774,16 +774,19 @@ class RatState(State[Act]):
         self.pool = 0
         self.in_draw = tuple(sorted(set(returned))) if returned else ()
         active = self.active
-        younger = g.younger
-        for s in range(g.players):
-            if not active[s]:
-                continue
-            for idx in (s * SLOTS, s * SLOTS + SLOTS - 1):
-                if younger:
-                    faceup[idx] = True
-                    known[idx::p4] = [hands[idx]] * g.rows
-                else:
-                    known[s * p4 + idx] = hands[idx]
+        if g.younger:
+            for s in range(g.players):
+                if active[s]:
+                    for idx in (s * SLOTS, s * SLOTS + SLOTS - 1):
+                        faceup[idx] = True
+                        known[idx::p4] = [hands[idx]] * g.rows
+        else:
+            # Each seat looks at its outer slots: row s, slots 4s and 4s + 3.
+            for s in range(g.players):
+                if active[s]:
+                    row = s * (p4 + SLOTS)
+                    known[row] = hands[s * SLOTS]
+                    known[row + SLOTS - 1] = hands[s * SLOTS + SLOTS - 1]
         self.held = -1
         self.held_pub = False
         self.extra = 0
