@@ -409,8 +409,8 @@ def overlay_section(sweeps: Sequence[ReportInput], folder: Path, report: Report)
     param = first.sweep
     slug = _slug(param)
     plots = [
-        P.overlay(datas, labels, info, folder / f"win-rate-by-{slug}.png", relative=False),
-        P.overlay(datas, labels, info, folder / f"win-rate-by-{slug}-relative.png", relative=True),
+        P.overlay(datas, labels, info, folder / f"win-rate-by-{slug}.png"),
+        P.relative_panels(datas, labels, info, folder / f"win-rate-by-{slug}-relative.png"),
     ]
     report.plots += plots
     rows = []

@@ -9,6 +9,7 @@ same reason, centred on an even score.
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from collections import Counter
@@ -25,6 +26,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter, StrMethodFormatter
+from PIL import Image
 
 from .data import Simulation, Sweep, SweepRun, Tournament
 from .info import GameInfo, param_value, without_param
@@ -89,8 +91,14 @@ def _figure(width: float, height: float) -> Iterator[Figure]:
 
 
 def _save(fig: Figure, path: Path) -> None:
-    # No timestamp or version in the file, so the same input always gives the same bytes.
-    fig.savefig(path, format="png", metadata={"Software": None}, pil_kwargs={"optimize": True})
+    """Write a figure as a PNG of at most 256 colours (a plot has few, and the file is a third
+    of the size), with no timestamp or version in it, so the same input gives the same bytes."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    buffer.seek(0)
+    with Image.open(buffer) as image:
+        small = image.convert("RGB").quantize(256, dither=Image.Dither.NONE)
+        small.save(path, format="PNG", optimize=True)
 
 
 def _wrap(label: str, width: int = 26) -> str:
@@ -354,8 +362,11 @@ class Curve:
         )
 
 
-def _draw_curve(ax: Axes, curve: Curve, c: str, label: str | None = None) -> None:
-    ax.fill_between(curve.x, curve.lows, curve.highs, color=c, alpha=0.2, linewidth=0)
+def _draw_curve(
+    ax: Axes, curve: Curve, c: str, label: str | None = None, band: bool = True
+) -> None:
+    if band:
+        ax.fill_between(curve.x, curve.lows, curve.highs, color=c, alpha=0.2, linewidth=0)
     ax.plot(curve.x, curve.rates, color=c, marker="o", markersize=4.5, linewidth=2, label=label)
     b = curve.best()
     ax.plot(
@@ -491,69 +502,138 @@ def sweep_lengths(sweep: Sweep, info: GameInfo, path: Path) -> Plot:
     )
 
 
-def overlay(
-    sweeps: Sequence[Sweep], labels: Sequence[str], info: GameInfo, path: Path, relative: bool
-) -> Plot:
-    """Several sweeps of one parameter as curves on one plot; ``relative`` divides each win
-    rate by its even share (so 2 means twice an even share at any player count)."""
-    param = sweeps[0].sweep
+def _sweep_axes(sweeps: Sequence[Sweep]) -> tuple[bool, list[str], list[float]]:
+    """Whether the swept values are numbers, the categories when they are not, and the ticks."""
     numeric = all(s.numeric_values() is not None for s in sweeps)
     categories: list[str] = []
     if not numeric:
         for s in sweeps:
             categories += [r.value for r in s.runs if r.value not in categories]
+        return False, categories, [float(i) for i in range(len(categories))]
+    return True, [], sorted({v for s in sweeps for v in (s.numeric_values() or [])})
+
+
+def _curve(s: Sweep, label: str, numeric: bool, categories: Sequence[str]) -> Curve:
+    x = None if numeric else [float(categories.index(r.value)) for r in s.runs]
+    return Curve.of(s, label, x)
+
+
+def _ticks(ax: Axes, numeric: bool, categories: Sequence[str], xs: Sequence[float]) -> None:
+    if not numeric:
+        ax.set_xticks(range(len(categories)), categories)
+    elif len(xs) <= 16:
+        ax.set_xticks(xs, [f"{v:g}" for v in xs])
+
+
+def _shared_opponents_value(sweeps: Sequence[Sweep]) -> float | None:
+    theirs = {opponents_value(s) for s in sweeps}
+    return theirs.pop() if len(theirs) == 1 else None
+
+
+BANDS_ON_ONE_PLOT = 2
+"""Up to this many curves share a plot with their bands; more would hide one another."""
+
+
+def overlay(sweeps: Sequence[Sweep], labels: Sequence[str], info: GameInfo, path: Path) -> Plot:
+    """Several sweeps of one parameter as curves on one plot (with their bands when there are
+    only a few: :func:`relative_panels` shows every band)."""
+    param = sweeps[0].sweep
+    numeric, categories, xs = _sweep_axes(sweeps)
     swept, _ = describe_sweep(sweeps[0])
+    bands = len(sweeps) <= BANDS_ON_ONE_PLOT
     with _figure(8.5, 5.2) as fig:
         ax = fig.add_subplot()
         for i, (s, label) in enumerate(zip(sweeps, labels, strict=True)):
-            x = None if numeric else [float(categories.index(r.value)) for r in s.runs]
-            curve = Curve.of(s, label, x)
-            if relative:
-                curve = curve.scaled(curve.players)
+            curve = _curve(s, label, numeric, categories)
             b = curve.best()
-            _draw_curve(ax, curve, colour(i), label=f"{label}: best {param}={curve.values[b]}")
-            if not relative:
-                ax.axhline(1 / curve.players, color=colour(i), linestyle=":", linewidth=1.3)
-        theirs = {opponents_value(s) for s in sweeps}
-        if len(theirs) == 1 and None not in theirs:
-            _mark_opponents(ax, float(theirs.pop() or 0.0), param)
-        if relative:
-            ax.axhline(1.0, color=GREY, linestyle="--", linewidth=1.2, label="even share")
-            ax.set_ylabel("win rate / even share")
-            ax.yaxis.set_major_formatter(StrMethodFormatter("{x:.2f}×"))
-            title = f"{info.title}: win rate by {param}, against an even share"
-        else:
-            ax.set_ylabel(f"win rate of {_wrap(swept, 30)}\nwith this {param}")
-            ax.yaxis.set_major_formatter(PERCENT)
-            title = f"{info.title}: win rate by {param}"
-        if not numeric:
-            ax.set_xticks(range(len(categories)), categories)
-        else:
-            xs = sorted({v for s in sweeps for v in (s.numeric_values() or [])})
-            if len(xs) <= 16:
-                ax.set_xticks(xs, [f"{v:g}" for v in xs])
+            _draw_curve(
+                ax, curve, colour(i), label=f"{label}: best {param}={curve.values[b]}", band=bands
+            )
+            ax.axhline(1 / curve.players, color=colour(i), linestyle=":", linewidth=1.3)
+        theirs = _shared_opponents_value(sweeps)
+        if theirs is not None:
+            _mark_opponents(ax, theirs, param)
+        ax.set_ylabel(f"win rate of {_wrap(swept, 30)}\nwith this {param}")
+        ax.yaxis.set_major_formatter(PERCENT)
+        _ticks(ax, numeric, categories, xs)
         ax.set_xlabel(param)
         _titles(
             fig,
             ax,
-            title,
-            f"{swept}; bands: 95% intervals; stars: the best value"
-            + ("; 1× is an even share" if relative else "; dotted lines: even shares"),
+            f"{info.title}: win rate by {param}",
+            f"{swept}; "
+            + ("bands: 95% intervals; " if bands else "")
+            + "stars: the best value; dotted lines: even shares",
         )
-        ax.legend(loc="best")
+        fig.legend(loc="outside lower center", ncols=min(3, len(sweeps) + 1))
         _save(fig, path)
-    if relative:
-        return Plot(
-            path.name,
-            f"Win rate by {param}, as a multiple of an even share",
-            "Each curve's win rate divided by an even share (1 / players), so that curves for"
-            " different player counts compare: 1 is an even share.",
-        )
     return Plot(
         path.name,
         f"Win rate by {param}, every input",
-        f"The win rate of {swept} at each value of {param}, one curve per input, with 95% bands;"
-        " dotted lines are each curve's even share.",
+        f"The win rate of {swept} at each value of {param}, one curve per input"
+        + (", with 95% bands" if bands else " (the bands are in the next plot)")
+        + "; dotted lines are each curve's even share.",
+    )
+
+
+def relative_panels(
+    sweeps: Sequence[Sweep], labels: Sequence[str], info: GameInfo, path: Path
+) -> Plot:
+    """One panel per sweep, each win rate divided by its even share (so 1.1 is a tenth more
+    than an even share at any player count), on shared axes."""
+    param = sweeps[0].sweep
+    numeric, categories, xs = _sweep_axes(sweeps)
+    swept, _ = describe_sweep(sweeps[0])
+    n = len(sweeps)
+    cols = 1 if n == 1 else 2
+    rows = -(-n // cols)
+    with _figure(8.5, 1.2 + 2.9 * rows) as fig:
+        axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
+        for k, ax in enumerate(axes.flat):
+            if k >= n:
+                ax.set_visible(False)
+                continue
+            s, label = sweeps[k], labels[k]
+            curve = _curve(s, label, numeric, categories).scaled(s.runs[0].players)
+            b = curve.best()
+            _draw_curve(ax, curve, colour(k))
+            ax.axhline(1.0, color=GREY, linestyle="--", linewidth=1.2)
+            theirs = opponents_value(s)
+            if theirs is not None:
+                ax.axvline(theirs, color=GREY, linestyle="-.", linewidth=1.2)
+            ax.set_title(
+                f"{label}: best {param}={curve.values[b]}", loc="left", fontsize=11, color=colour(k)
+            )
+            ax.yaxis.set_major_formatter(StrMethodFormatter("{x:.2f}×"))
+            _ticks(ax, numeric, categories, xs)
+            if k % cols == 0:
+                ax.set_ylabel("win rate / even share")
+            if k >= n - cols:
+                ax.set_xlabel(param)
+                ax.tick_params(labelbottom=True)
+        theirs = _shared_opponents_value(sweeps)
+        fig.suptitle(
+            f"{info.title}: win rate by {param}, against an even share",
+            x=0.01,
+            ha="left",
+            fontsize=13,
+            fontweight="bold",
+        )
+        fig.supxlabel(
+            _wrap(
+                f"{swept}; bands: 95% intervals; stars: the best value; dashed: an even share (1×)"
+                + (f"; dash-dot: the others' {param} ({theirs:g})" if theirs is not None else ""),
+                100,
+            ),
+            fontsize=10,
+            color=GREY,
+        )
+        _save(fig, path)
+    return Plot(
+        path.name,
+        f"Win rate by {param}, as a multiple of an even share",
+        "One panel per input: the win rate divided by an even share (1 / players), so that"
+        " player counts compare (1× is an even share), with its 95% band.",
     )
 
 
