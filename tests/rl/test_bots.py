@@ -38,3 +38,33 @@ def test_time_budget_adjusts_simulations() -> None:
     seat = state.seats_to_act()[0]
     bot.act(SeatView(state, seat))
     assert bot.sims < 400  # type: ignore[attr-defined]
+
+
+def test_listed_and_seated_by_name_without_importing_open_spiel_first() -> None:
+    """The plugin names the OpenSpiel bots for turn-based games without importing OpenSpiel
+    (which is imported when one is made), and a tournament from the command line seats them."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ratgames.core.bots import bot_entries\n"
+        "names = [e.name for e in bot_entries('rats')]\n"
+        "assert 'openspiel-ismcts' in names and 'openspiel-mcts' in names, names\n"
+        "assert 'openspiel-mcts' not in [e.name for e in bot_entries('egyptian-ratscrew')]\n"
+        "assert 'open_spiel' not in sys.modules\n"
+        "from click.testing import CliRunner\n"
+        "from ratgames.cli import app\n"
+        "r = CliRunner().invoke(app, ['tournament', 'caged-rats', '-o', 'single_deal=true',"
+        " '-g', '2', '-w', '1', '-b', 'random', '-b', 'openspiel-mcts:simulations=4,worlds=1',"
+        " '--out', sys.argv[1]])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "assert 'openspiel-mcts' in r.output\n"
+    )
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(
+            [sys.executable, "-c", code, f"{tmp}/t"], capture_output=True, text=True, timeout=300
+        )
+    assert done.returncode == 0, done.stderr[-2000:]

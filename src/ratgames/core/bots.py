@@ -131,12 +131,35 @@ class RandomBot(Bot):
 
 @dataclass(frozen=True)
 class BotEntry:
-    """A registered bot: its name, class, one-line description and the games it plays."""
+    """A registered bot: its name, class, one-line description and the games it plays.
+
+    ``loader`` is the class, or ``"module:Class"`` for a bot imported only when first used (a
+    bot from an optional extra, so that listing the bots or starting a game stays fast)."""
 
     name: str
-    cls: type[Bot]
+    loader: type[Bot] | str
     summary: str
     game_id: str | None
+    lazy_turn_based_only: bool = False
+    """For a lazily imported bot: whether it plays turn-based games only (known unimported)."""
+
+    @property
+    def cls(self) -> type[Bot]:
+        """The bot's class (imported now if it was registered by name)."""
+        if isinstance(self.loader, str):
+            import importlib
+
+            module, _, attr = self.loader.partition(":")
+            cls = getattr(importlib.import_module(module), attr)
+            assert isinstance(cls, type) and issubclass(cls, Bot)
+            return cls
+        return self.loader
+
+    @property
+    def turn_based_only(self) -> bool:
+        if isinstance(self.loader, str):
+            return self.lazy_turn_based_only
+        return self.loader.turn_based_only
 
 
 _BOTS: dict[tuple[str | None, str], BotEntry] = {}
@@ -145,6 +168,15 @@ _BOTS: dict[tuple[str | None, str], BotEntry] = {}
 def register_bot(name: str, cls: type[Bot], summary: str, game_id: str | None = None) -> None:
     """Make ``cls`` available as ``name`` for ``game_id`` (every game if that is None)."""
     _BOTS[(game_id, name)] = BotEntry(name, cls, summary, game_id)
+
+
+def register_lazy_bot(
+    name: str, target: str, summary: str, *, turn_based_only: bool, game_id: str | None = None
+) -> None:
+    """Make the class ``target`` (``"module:Class"``) available as ``name``, imported only when
+    the bot is first made or its parameters are asked for."""
+    if (game_id, name) not in _BOTS:
+        _BOTS[(game_id, name)] = BotEntry(name, target, summary, game_id, turn_based_only)
 
 
 def bot_entries(game_id: str) -> list[BotEntry]:
@@ -166,7 +198,7 @@ def bot_entries(game_id: str) -> list[BotEntry]:
     general = [
         e
         for (g, n), e in _BOTS.items()
-        if g is None and (game_id, n) not in _BOTS and not (real_time and e.cls.turn_based_only)
+        if g is None and (game_id, n) not in _BOTS and not (real_time and e.turn_based_only)
     ]
     return own + general
 

@@ -145,10 +145,10 @@ class OpenSpielMctsBot(_OpenSpielBot):
 register_bot(
     "openspiel-ismcts",
     OpenSpielIsmctsBot,
-    "OpenSpiel's IS-MCTS with random roll-outs (needs the rl extra; import ratgames.rl.bots)",
+    "OpenSpiel's IS-MCTS with random roll-outs, through the OpenSpiel registration",
 )
 register_bot(
     "openspiel-mcts",
     OpenSpielMctsBot,
-    "OpenSpiel's MCTS over determinized deals (needs the rl extra; import ratgames.rl.bots)",
+    "OpenSpiel's MCTS over determinized deals, through the OpenSpiel registration",
 )
