@@ -389,7 +389,7 @@ def hunt(
             load_kernel("c")
         except KernelError as exc:
             raise click.UsageError(f"--kernel c: {exc}") from None
-    console = Console(soft_wrap=True)  # sentences are not cut at the terminal's width
+    console = Console(soft_wrap=True, highlight=False)  # sentences not cut at the width
     err = Console(stderr=True, soft_wrap=True, highlight=False)
     start = None
     if base is not None:
