@@ -55,6 +55,14 @@ class SeatView:
             self._obs_events = events
         return self._obs
 
+    def observation_part(self, keys: Sequence[str], events: bool = False) -> dict[str, Any]:
+        """Only the entries ``keys`` of the seat's observation, built without the rest where the
+        game can (see :meth:`State.observation_part`): quicker for a bot that reads a few."""
+        if self._obs is not None and self._obs_events == events:
+            obs = self._obs
+            return {k: obs[k] for k in keys}
+        return self.__state.observation_part(self.seat, keys, events)
+
     def legal_actions(self) -> list[Action]:
         """The actions the seat may take now."""
         return self.__state.legal_actions(self.seat)

@@ -381,6 +381,24 @@ class State(ABC, Generic[A]):
         for bots that do not read the history and want the observation fast.
         """
 
+    def observation_part(
+        self, seat: int, keys: Sequence[str], events: bool = False
+    ) -> dict[str, JSON]:
+        """Only the entries ``keys`` of :meth:`observation` (``observation(seat, events)[k]`` for
+        each ``k``), for bots that read a few entries at every move, as search play-outs do.
+
+        Games build the entries their bots read on their own, without the rest; any other entry
+        comes from the whole observation.  A key the observation does not have raises
+        :class:`KeyError` naming the keys it has.
+        """
+        full = self.observation(seat, events)
+        try:
+            return {k: full[k] for k in keys}
+        except KeyError as exc:
+            raise KeyError(
+                f"the observation has no entry {exc.args[0]!r}; its entries are: " + ", ".join(full)
+            ) from None
+
     @abstractmethod
     def spectator_view(self) -> dict[str, JSON]:
         """What someone watching the table (and seeing no hidden card) knows."""

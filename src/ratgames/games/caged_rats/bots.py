@@ -59,6 +59,10 @@ def capture_gain(rats: list[int], counts: list[int], suit: int) -> tuple[int, in
     return best, where
 
 
+_OBS_KEYS = ("phase", "seat", "hand", "cages", "offer", "bid", "face_up_seen")
+"""The entries of its observation the heuristic bot reads."""
+
+
 class HeuristicBot(Bot):
     """Plays by the rules of thumb of the module docstring."""
 
@@ -88,7 +92,7 @@ class HeuristicBot(Bot):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        obs = view.observation(events=False)
+        obs = view.observation_part(_OBS_KEYS)
         phase = obs["phase"]
         seat = view.seat
         hand = [CARD_OF[t] for t in obs["hand"]]

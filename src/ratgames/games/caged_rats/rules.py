@@ -13,7 +13,7 @@ Cards are the standard deck ints of :mod:`ratgames.cards`; seat 0 is red, seat 1
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -1040,7 +1040,7 @@ class CagedRatsState(State[Act]):
             seen[OWNER[c]].append(TEXT[c])
         return {"red": seen[0], "black": seen[1]}
 
-    def _public(self, viewer: int | None, with_events: bool = True) -> dict[str, JSON]:
+    def _cages_json(self) -> list[JSON]:
         cages: list[JSON] = []
         for seat in (0, 1):
             rats = self.rats[seat]
@@ -1058,6 +1058,10 @@ class CagedRatsState(State[Act]):
                     }
                 )
             cages.append(cage)
+        return cages
+
+    def _public(self, viewer: int | None, with_events: bool = True) -> dict[str, JSON]:
+        cages = self._cages_json()
         last: JSON = None
         if self.history:
             h = self.history[-1]
@@ -1108,6 +1112,19 @@ class CagedRatsState(State[Act]):
         obs["hand"] = [TEXT[c] for c in self.hands[seat]]
         obs["your_throws"] = [TEXT[c] for c in self.thrown[seat]]
         return obs
+
+    def observation_part(
+        self, seat: int, keys: Sequence[str], events: bool = False
+    ) -> dict[str, JSON]:
+        self._check_seat(seat)
+        parts = _OBSERVATION_PARTS
+        out: dict[str, JSON] = {}
+        for key in keys:
+            build = parts.get(key)
+            if build is None:  # an entry built only with the whole observation
+                return super().observation_part(seat, keys, events)
+            out[key] = build(self, seat)
+        return out
 
     def spectator_view(self) -> dict[str, JSON]:
         obs = self._public(None)
@@ -1190,3 +1207,17 @@ class CagedRatsState(State[Act]):
                 "stock": [TEXT[c] for c in cards[HAND_SIZE:]],
             }
         return deal
+
+
+_OBSERVATION_PARTS: dict[str, Callable[[CagedRatsState, int], JSON]] = {
+    "seat": lambda s, seat: seat,
+    "phase": lambda s, seat: PHASE_NAMES[s.phase],
+    "hand": lambda s, seat: [TEXT[c] for c in s.hands[seat]],
+    "cages": lambda s, seat: s._cages_json(),
+    "offer": lambda s, seat: TEXT[s.offer] if s.offer >= 0 else None,
+    "bid": lambda s, seat: TEXT[s.bid] if s.bid >= 0 else None,
+    "face_up_seen": lambda s, seat: s._face_up_seen(),
+    "scores": lambda s, seat: list(s.scores),
+}
+"""The observation's entries that bots read at every move, each built on its own exactly as
+:meth:`CagedRatsState.observation` builds it (:meth:`CagedRatsState.observation_part`)."""

@@ -68,6 +68,22 @@ def _swap_places(table: dict[_K, _V], x: _K, y: _K) -> None:
         table[x] = vy
 
 
+_OBS_KEYS = (
+    "phase",
+    "round",
+    "slots",
+    "events",
+    "events_start",
+    "discard",
+    "discard_top",
+    "held",
+    "draws_left",
+    "face_up",
+    "in_round",
+)
+"""The entries of its observation the heuristic bot reads."""
+
+
 class HeuristicBot(Bot):
     """Keeps low cards, peeks at unknown ones, swaps high for low, knocks on a low estimate."""
 
@@ -193,7 +209,7 @@ class HeuristicBot(Bot):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        obs = view.observation(events=self.memory < 1.0)
+        obs = view.observation_part(_OBS_KEYS, events=self.memory < 1.0)
         me = view.seat
         known = self._remembered(obs)
         unknown = self._unknown_value(obs, known)

@@ -25,7 +25,7 @@ Action notation (slots and seats are numbered from 1 for people):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple
 
 from ratgames.core.errors import (
@@ -1413,13 +1413,27 @@ class RatState(State[Act]):
         view["seat"] = seat
         view["slots"] = self._rows(seat)
         view["yours"] = view["slots"][seat]
-        if self.held >= 0:
-            mine = self.turn == seat or self.held_pub
-            view["held"] = CARD_TEXT[self.held] if mine else "hidden"
-        else:
-            view["held"] = None
+        view["held"] = self._held_for(seat)
         view["held_from"] = None if self.held < 0 else ("discard" if self.held_pub else "draw")
         return view
+
+    def _held_for(self, seat: int) -> str | None:
+        if self.held < 0:
+            return None
+        return CARD_TEXT[self.held] if self.turn == seat or self.held_pub else "hidden"
+
+    def observation_part(
+        self, seat: int, keys: Sequence[str], events: bool = False
+    ) -> dict[str, JSON]:
+        self._check_seat(seat)
+        parts = _OBSERVATION_PARTS
+        out: dict[str, JSON] = {}
+        for key in keys:
+            build = parts.get(key)
+            if build is None:  # an entry built only with the whole observation
+                return super().observation_part(seat, keys, events)
+            out[key] = build(self, seat, events)
+        return out
 
     def spectator_view(self) -> dict[str, JSON]:
         view = self._public()
@@ -1581,3 +1595,25 @@ class RatState(State[Act]):
         if isinstance(deal, tuple):
             self.deal0 = deal = self._deal_json(deal)
         return {k: [list(x) for x in v] if k == "hands" else list(v) for k, v in deal.items()}
+
+
+_OBSERVATION_PARTS: dict[str, Callable[[RatState, int, bool], JSON]] = {
+    "seat": lambda s, seat, events: seat,
+    "round": lambda s, seat, events: s.rnd,
+    "phase": lambda s, seat, events: PHASE_NAMES[s.phase],
+    "turn": lambda s, seat, events: None if s.phase == OVER else s.turn,
+    "draws_left": lambda s, seat, events: s.extra,
+    "in_round": lambda s, seat, events: [s.hands[p * SLOTS] >= 0 for p in range(s.game.players)],
+    "face_up": lambda s, seat, events: [
+        s.faceup[p * SLOTS : p * SLOTS + SLOTS] for p in range(s.game.players)
+    ],
+    "discard": lambda s, seat, events: [CARD_TEXT[c] for c in reversed(s.discard)],
+    "discard_top": lambda s, seat, events: CARD_TEXT[s.discard[-1]] if s.discard else None,
+    "events": lambda s, seat, events: s._event_list(EVENTS_SHOWN) if events else [],
+    "events_start": lambda s, seat, events: s.evn - min(s.evn, EVENTS_SHOWN),
+    "slots": lambda s, seat, events: s._rows(seat),
+    "held": lambda s, seat, events: s._held_for(seat),
+    "totals": lambda s, seat, events: list(s.totals),
+}
+"""The observation's entries that bots read at every move, each built on its own exactly as
+:meth:`RatState.observation` builds it (:meth:`RatState.observation_part`)."""

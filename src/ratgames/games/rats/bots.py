@@ -68,6 +68,10 @@ def can_be_beaten(kind: int, cards: tuple[int, ...], suit_led: int, outside: lis
     return False
 
 
+_OBS_KEYS = ("hand", "out", "trick", "played_this_round", "won_this_round", "reserve_known")
+"""The entries of its observation the heuristic bot reads."""
+
+
 class HeuristicBot(Bot):
     """Leads what it can win, beats cheaply, discards its weakest cards."""
 
@@ -92,7 +96,7 @@ class HeuristicBot(Bot):
         legal: list[RatsAction] = view.legal_actions()  # type: ignore[assignment]
         if len(legal) == 1:
             return legal[0]
-        obs = view.observation(events=False)
+        obs = view.observation_part(_OBS_KEYS)
         hand = [CARD_INDEX[t] for t in obs["hand"]]
         values = card_values(hand)
         outside = self._outside(obs, hand)

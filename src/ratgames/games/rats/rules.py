@@ -11,7 +11,7 @@ move generation reads its plays from tables keyed by parts of that mask (see
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from math import comb
 from typing import Any
 
@@ -835,17 +835,7 @@ class RatsState(State[RatsAction]):
                 for note in self._round_tricks()
             ]
             events = self._latest_events_json()
-        trick: dict[str, JSON] | None = None
-        if self.trick:
-            trick = {
-                "combination": trick_kind_name(self.trick_kind, self.trick_n),
-                "count": self.trick_n,
-                "suit_led": SUITS[self.suit_led] if self.suit_led >= 0 else None,
-                "best_seat": self.best_seat,
-                "best": _texts(self._best_cards()),
-                "plays": self._trick_json(self.trick),
-                "discarding": _texts(self.pending),
-            }
+        trick = self._current_trick_json()
         return {
             "players": n,
             "round": self.round,
@@ -872,6 +862,19 @@ class RatsState(State[RatsAction]):
             "events": events,
             "n_events": self.n_events,
             "over": self.over,
+        }
+
+    def _current_trick_json(self) -> dict[str, JSON] | None:
+        if not self.trick:
+            return None
+        return {
+            "combination": trick_kind_name(self.trick_kind, self.trick_n),
+            "count": self.trick_n,
+            "suit_led": SUITS[self.suit_led] if self.suit_led >= 0 else None,
+            "best_seat": self.best_seat,
+            "best": _texts(self._best_cards()),
+            "plays": self._trick_json(self.trick),
+            "discarding": _texts(self.pending),
         }
 
     def _round_tricks(self) -> list[TrickNote]:
@@ -931,6 +934,19 @@ class RatsState(State[RatsAction]):
         obs["reserve_known"] = _texts(_cards_of(known))
         obs["reserve_unknown"] = (self.reserves[seat] & ~known).bit_count()
         return obs
+
+    def observation_part(
+        self, seat: int, keys: Sequence[str], events: bool = False
+    ) -> dict[str, JSON]:
+        self._check_seat(seat)
+        parts = _OBSERVATION_PARTS
+        out: dict[str, JSON] = {}
+        for key in keys:
+            build = parts.get(key)
+            if build is None:  # an entry built only with the whole observation
+                return super().observation_part(seat, keys, events)
+            out[key] = build(self, seat)
+        return out
 
     def spectator_view(self) -> dict[str, JSON]:
         obs = self._public()
@@ -1283,3 +1299,17 @@ Your hand; every card played face up, this round and before (and so which cards 
 won into their reserve and not played since); everyone's hand and reserve sizes; who is out.
 Never the order of anyone's reserve, nor the stock.
 """
+
+
+_OBSERVATION_PARTS: dict[str, Callable[[RatsState, int], JSON]] = {
+    "seat": lambda s, seat: seat,
+    "round": lambda s, seat: s.round,
+    "hand": lambda s, seat: _texts(s.hands[seat]),
+    "out": lambda s, seat: [not a for a in s.alive],
+    "trick": lambda s, seat: s._current_trick_json(),
+    "played_this_round": lambda s, seat: _texts(_cards_of(s.round_seen | s.trick_mask)),
+    "won_this_round": lambda s, seat: [_texts(_cards_of(w)) for w in s.won_round],
+    "reserve_known": lambda s, seat: _texts(_cards_of(s.reserves[seat] & s.known[seat])),
+}
+"""The observation's entries that bots read at every move, each built on its own exactly as
+:meth:`RatsState.observation` builds it (:meth:`RatsState.observation_part`)."""
