@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -518,11 +519,20 @@ def _curve(s: Sweep, label: str, numeric: bool, categories: Sequence[str]) -> Cu
     return Curve.of(s, label, x)
 
 
-def _ticks(ax: Axes, numeric: bool, categories: Sequence[str], xs: Sequence[float]) -> None:
+def _ticks(
+    ax: Axes, numeric: bool, categories: Sequence[str], xs: Sequence[float], most: int = 16
+) -> None:
+    """A tick at each swept value when they are few and far enough apart to read (else
+    matplotlib's own ticks)."""
     if not numeric:
         ax.set_xticks(range(len(categories)), categories)
-    elif len(xs) <= 16:
+        return
+    span = (max(xs) - min(xs)) or 1.0
+    closest = min((b - a for a, b in pairwise(xs)), default=span)
+    if len(xs) <= most and closest >= span / (2.5 * most):
         ax.set_xticks(xs, [f"{v:g}" for v in xs])
+    elif all(v == round(v) for v in xs):
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=most, integer=True))
 
 
 def _shared_opponents_value(sweeps: Sequence[Sweep]) -> float | None:
@@ -565,7 +575,7 @@ def overlay(sweeps: Sequence[Sweep], labels: Sequence[str], info: GameInfo, path
             + ("bands: 95% intervals; " if bands else "")
             + "stars: the best value; dotted lines: even shares",
         )
-        fig.legend(loc="outside lower center", ncols=min(3, len(sweeps) + 1))
+        fig.legend(loc="outside lower center", ncols=2)
         _save(fig, path)
     return Plot(
         path.name,
@@ -605,7 +615,7 @@ def relative_panels(
                 f"{label}: best {param}={curve.values[b]}", loc="left", fontsize=11, color=colour(k)
             )
             ax.yaxis.set_major_formatter(StrMethodFormatter("{x:.2f}×"))
-            _ticks(ax, numeric, categories, xs)
+            _ticks(ax, numeric, categories, xs, most=16 // cols)
             if k % cols == 0:
                 ax.set_ylabel("win rate / even share")
             if k >= n - cols:
