@@ -17,7 +17,9 @@ import pytest
 from click.testing import CliRunner, Result
 from PIL import Image
 
+import ratgames
 from ratgames.cli import app, main
+from ratgames.core import make_bot, play_game
 from ratgames.report import ReportInputError, load_input
 from ratgames.sim import wilson_interval
 
@@ -273,12 +275,13 @@ def damaged(tmp_path: Path, inputs: dict[str, Path]) -> dict[str, tuple[Any, str
     sim = json.loads(inputs["totals"].read_text())
     sweep = json.loads(inputs["sweep2"].read_text())
     cup = json.loads(inputs["tournament"].read_text())
+    # A game's record: JSON from ratgames, but not a result.
+    game = ratgames.get_game("caged-rats", options={"single_deal": True})
+    state = play_game(game, [make_bot(game, "random", seed=s) for s in range(2)], seed=1)
+    record = state.record()
     return {
         "list": ([1, 2, 3], "is a JSON list but not a result ratgames can report on"),
-        "record": (
-            {"game": "rats", "actions": [], "deal": {}},
-            "not a result ratgames can report on (its keys: actions, deal, game)",
-        ),
+        "record": (record, "is JSON but not a result ratgames can report on (its keys: "),
         "no-entrants": (
             {**sim, "entrants": []},
             "looks like a simulation (ratgames simulate --json) but is damaged: entrants:",
