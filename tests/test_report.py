@@ -223,7 +223,8 @@ def test_sweeps_by_player_count_are_overlaid(
     names = {p.name for p in pngs}
     assert {"win-rate-by-knock.png", "win-rate-by-knock-relative.png"} <= names
     assert {"knock-2p-win-rate-by-knock.png", "knock-3p-win-rate-by-knock.png"} <= names
-    assert "<td>2 players</td>" in html and "<td>3 players</td>" in html
+    assert "<td><span class=nowrap>2 players</span></td>" in html
+    assert "<td><span class=nowrap>3 players</span></td>" in html
 
 
 def test_a_tournament_gets_ratings_and_a_crosstable(

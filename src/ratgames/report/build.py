@@ -106,22 +106,24 @@ def tournament_command(t: Tournament, stem: str) -> str:
     return _shell(args)
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric_from: int = 1) -> str:
-    """An HTML table (cells already escaped); columns from ``numeric_from`` on align right."""
-    cells = "".join(
-        f"<th{' class=num' if i >= numeric_from else ''}>{h}</th>" for i, h in enumerate(head)
-    )
-    out = [f"<table><thead><tr>{cells}</tr></thead><tbody>"]
+def _table(
+    head: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    numeric_from: int = 1,
+    text: Sequence[int] = (),
+) -> str:
+    """An HTML table (cells already escaped): columns from ``numeric_from`` on are numbers
+    (right-aligned, never broken), except the ``text`` ones; a table wider than the page
+    scrolls on its own."""
+
+    def attr(i: int) -> str:
+        return " class=num" if i >= numeric_from and i not in text else ""
+
+    cells = "".join(f"<th{attr(i)}>{h}</th>" for i, h in enumerate(head))
+    out = [f"<div class=scroll><table><thead><tr>{cells}</tr></thead><tbody>"]
     for row in rows:
-        out.append(
-            "<tr>"
-            + "".join(
-                f"<td{' class=num' if i >= numeric_from else ''}>{c}</td>"
-                for i, c in enumerate(row)
-            )
-            + "</tr>"
-        )
-    out.append("</tbody></table>")
+        out.append("<tr>" + "".join(f"<td{attr(i)}>{c}</td>" for i, c in enumerate(row)) + "</tr>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -424,7 +426,7 @@ def overlay_section(sweeps: Sequence[ReportInput], folder: Path, report: Report)
         ]
         rows.append(
             [
-                _esc(label),
+                f"<span class=nowrap>{_esc(label)}</span>",
                 _esc(curve.values[b]),
                 pct(curve.rates[b]),
                 pct_range(curve.lows[b], curve.highs[b]),
@@ -449,6 +451,7 @@ def overlay_section(sweeps: Sequence[ReportInput], folder: Path, report: Report)
                 "games per value",
             ],
             rows,
+            text=(6,),
         ),
         *[_figure(p) for p in plots],
     ]
@@ -465,7 +468,9 @@ h3 { font-size: 1.05rem; margin-bottom: 0.3rem; }
 table { border-collapse: collapse; margin: 0.4rem 0 1rem; background: white; }
 th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #ddd; text-align: left; }
 th { background: #eef3f8; }
-.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, .nowrap { white-space: nowrap; }
+.scroll { overflow-x: auto; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; }
 dt { font-weight: 600; }
 dd { margin: 0; }
