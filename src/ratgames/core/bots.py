@@ -20,11 +20,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import OptionError, UnknownNameError
+from .game import Action
 from .options import Option
 from .rng import Rng
 
 if TYPE_CHECKING:
-    from .game import Action, Game, State
+    from .game import Game, State
 
 
 class SeatView:

@@ -39,6 +39,9 @@ Action = Hashable
 A = TypeVar("A", bound=Hashable, default=Any)
 """A game's action type (``State[A]``)."""
 
+G = TypeVar("G", bound="Game", default="Game", covariant=True)
+"""A game's rules class (``State[A, G]``): the type of its states' ``game``."""
+
 S = TypeVar("S", bound="State")
 
 JSON = Any
@@ -61,9 +64,7 @@ class Chance:
 
     def clone(self) -> Chance:
         """An independent copy in the same position."""
-        c = Chance.__new__(Chance)
-        c.rng = Rng(self.rng.state)
-        c.script = self.script
+        c = Chance(self.rng.state, self.script)
         c.pos = self.pos
         return c
 
@@ -315,7 +316,7 @@ class Game(ABC):
         }
 
 
-class State(ABC, Generic[A]):
+class State(ABC, Generic[A, G]):
     """One moment of one game: everything on the table, hidden or not.
 
     Only the game's code reads a state's fields.  Everyone else (bots, front ends, simulation,
@@ -327,10 +328,10 @@ class State(ABC, Generic[A]):
 
     __slots__ = ("_chance", "_log", "_recording", "_sampled", "_seed", "_time", "game")
 
-    game: Game
+    game: G
 
     def _init_core(self, game: Game, chance: Chance) -> None:
-        self.game = game
+        self.game = game  # type: ignore[assignment]  # the game whose state this is: a G
         self._chance = chance
         self._log: tuple[Any, ...] | None = None
         self._recording = True

@@ -59,8 +59,9 @@ def capture_gain(rats: list[int], counts: list[int], suit: int) -> tuple[int, in
     return best, where
 
 
-_OBS_KEYS = ("phase", "seat", "hand", "cages", "offer", "bid", "face_up_seen")
-"""The entries of its observation the heuristic bot reads."""
+_OBS_KEYS = ("phase", "seat", "hand", "cages", "offer", "bid")
+"""The entries of its observation the heuristic bot reads at every move (``face_up_seen`` too,
+when it bids for a capture it wants)."""
 
 
 class HeuristicBot(Bot):
@@ -107,7 +108,7 @@ class HeuristicBot(Bot):
         if phase == "offer":
             return self._offer(hand, rats, hungry)
         if phase == "bid":
-            return self._bid(obs, hand, rats, counts, hungry)
+            return self._bid(view, obs, hand, rats, counts, hungry)
         return self._respond(obs, hand, hungry)
 
     # --- decisions ------------------------------------------------------------------------------
@@ -149,6 +150,7 @@ class HeuristicBot(Bot):
 
     def _bid(
         self,
+        view: SeatView,
         obs: dict[str, Any],
         hand: list[int],
         rats: list[int],
@@ -160,7 +162,7 @@ class HeuristicBot(Bot):
         lowest = min(hand, key=lambda c: c >> 2)
         if gain <= 0:
             return BID_ACT[lowest]
-        opp_best = self._opponent_best(obs)
+        opp_best = self._opponent_best(obs | view.observation_part(("face_up_seen",)))
         # A card at least as high as anything the other player may hold wins (ties to leader).
         sure = [c for c in hand if c >> 2 >= opp_best]
         if sure:

@@ -504,7 +504,7 @@ def _b(value: bool) -> str:
 # --- the state ----------------------------------------------------------------------------------
 
 
-class CagedRatsState(State[Act]):
+class CagedRatsState(State[Act, CagedRats]):
     """One moment of a Caged Rats game (a whole rubber or match, or one deal)."""
 
     __slots__ = (
@@ -532,7 +532,6 @@ class CagedRatsState(State[Act]):
         "thrown",
     )
 
-    game: CagedRats
     hands: list[list[int]]
     stocks: list[list[int]]
     rats: tuple[tuple[int, ...], tuple[int, ...]]

@@ -382,7 +382,9 @@ class EgyptianRatscrew(Game):
                 stacks[i % dealt].append(card)
         else:
             stacks = self._read_deal(deal)
-        return RatscrewState(self, chance, stacks)
+        state = RatscrewState.__new__(RatscrewState)
+        state._start(self, chance, stacks)
+        return state
 
     def _read_deal(self, deal: Mapping[str, Any]) -> list[list[int]]:
         """The stacks (bottom first) of an explicit deal, or :class:`DealError`."""
@@ -562,7 +564,7 @@ cycle); without slaps also `cards` and `tricks` in the convention of the publish
 """
 
 
-class RatscrewState(State[RatscrewAction]):
+class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
     """A game of Egyptian Ratscrew in progress.
 
     Public events are kept as a chain of plain lists ``[previous, json, EventClass, *fields]``
@@ -605,10 +607,11 @@ class RatscrewState(State[RatscrewAction]):
         "winner",
     )
 
-    game: EgyptianRatscrew
     _PLAYER_CAP: ClassVar[int] = 5
 
-    def __init__(self, game: EgyptianRatscrew, chance: Chance, stacks: list[list[int]]) -> None:
+    def _start(self, game: EgyptianRatscrew, chance: Chance, stacks: list[list[int]]) -> None:
+        """Set up a new game dealt as ``stacks`` (a state has no ``__init__``: ``clone`` makes
+        copies field by field)."""
         self._init_core(game, chance)
         n = game.players
         self.stacks = stacks

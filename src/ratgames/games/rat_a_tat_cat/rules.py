@@ -409,7 +409,7 @@ class RatATatCat(Game):
         self, deal: Mapping[str, Any]
     ) -> tuple[list[int], list[int], list[int], tuple[int, ...]]:
         keys = ("hands", "draw", "discard")
-        extra = sorted(repr(k) for k in deal if k not in (*keys, "returned"))
+        extra = sorted(repr(k) for k in deal if k not in keys and k != "returned")
         if extra:
             raise DealError(
                 "a deal has only 'hands', 'draw', 'discard' and (optional) 'returned', not "
@@ -638,7 +638,7 @@ _RawDeal = tuple[list[int], list[int], list[int], tuple[int, ...]]
 # --- the state ------------------------------------------------------------------------------------
 
 
-class RatState(State[Act]):
+class RatState(State[Act, RatATatCat]):
     """One moment of a game of Rat-a-Tat Cat."""
 
     __slots__ = (
@@ -678,8 +678,6 @@ class RatState(State[Act]):
         "turn",
         "turns",
     )
-
-    game: RatATatCat
 
     # --- building -------------------------------------------------------------------------------
 

@@ -231,7 +231,7 @@ class Rats(Game):
         return dealer, hands, stock
 
 
-class RatsState(State[RatsAction]):
+class RatsState(State[RatsAction, Rats]):
     """A moment of a game of Rats."""
 
     __slots__ = (
@@ -271,7 +271,6 @@ class RatsState(State[RatsAction]):
         "won_round",
     )
 
-    game: Rats
     _legal_cache: tuple[RatsAction, ...] | None
     alive: list[bool]
     best: int
@@ -311,7 +310,7 @@ class RatsState(State[RatsAction]):
     def start(
         cls, game: Rats, chance: Chance, dealer: int, hands: list[list[int]], stock: list[int]
     ) -> RatsState:
-        s = cls.__new__(cls)
+        s = RatsState.__new__(RatsState)
         s._init_core(game, chance)
         n = game.players
         s.dealer = dealer
