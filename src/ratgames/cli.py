@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -35,6 +36,9 @@ from .core.game import Game
 from .core.options import parse_option_pairs
 from .core.records import load_record, replay
 from .core.registry import game_class, game_ids, get_game
+
+if TYPE_CHECKING:
+    from .sim import Backend
 
 F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -161,6 +165,54 @@ option_option = click.option(
     metavar="NAME=VALUE",
     help="A house rule or setting (repeatable; see 'ratgames rules GAME').",
 )
+
+
+def backend_options(f: F) -> F:
+    """``--backend`` and ``--address``: where simulate and tournament play their games."""
+    f = click.option(
+        "--address",
+        default=None,
+        metavar="ADDRESS",
+        help="With --backend ray: the cluster to use (auto, HOST:6379 or ray://HOST:10001; "
+        "default: $RAY_ADDRESS if set, else a Ray started on this machine for the run).",
+    )(f)
+    return click.option(
+        "--backend",
+        type=click.Choice(["local", "ray"]),
+        default="local",
+        show_default=True,
+        help="Where to play: processes on this machine, or Ray (this machine or a cluster; "
+        "the same games for the same seed).",
+    )(f)
+
+
+def _backend(
+    name: str, address: str | None, workers: int | None
+) -> contextlib.AbstractContextManager[Backend | None]:
+    """The backend a run asked for: None for the local process pool, else Ray."""
+    if name == "local":
+        if address is not None:
+            _fail("--address is the Ray cluster to use: give it with --backend ray")
+        return contextlib.nullcontext()
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address is not None and workers is not None:
+        _fail(
+            "--workers sizes the Ray started on this machine; a Ray cluster (--address or "
+            "RAY_ADDRESS) uses all its CPUs"
+        )
+    return _ray_backend(address, workers)
+
+
+@contextlib.contextmanager
+def _ray_backend(address: str | None, cpus: int | None) -> Iterator[Backend]:
+    from .distributed import RayBackend, import_ray
+
+    import_ray()  # says at once how to install Ray if it is missing
+    where = f"the Ray cluster at {address}" if address else "a Ray on this machine"
+    err.print(f"Starting {where}..." if not address else f"Connecting to {where}...")
+    with RayBackend(address=address, cpus=cpus) as backend:
+        err.print(f"Playing on {backend.describe()}", highlight=False)
+        yield backend
 
 
 @app.command()
@@ -665,6 +717,7 @@ def _progress() -> Progress | LogProgress:
     is_flag=True,
     help="Also write every game's result (bots by seat, winners, points, length) to --json.",
 )
+@backend_options
 def simulate(
     game: str,
     games_: int,
@@ -678,6 +731,8 @@ def simulate(
     sweep: str | None,
     sweep_all: bool,
     per_game: bool,
+    backend: str,
+    address: str | None,
 ) -> None:
     """Play bot-vs-bot games in parallel and report win rates, lengths and points.
 
@@ -689,11 +744,15 @@ def simulate(
     Progress goes to stderr: a bar on a terminal; otherwise (a pipe, a log file) a plain line at
     the start, at every tenth of the games and every 30 seconds or so in between.
 
+    --backend ray plays the same games as Ray tasks: on a Ray started on this machine, or on a
+    cluster (--address, see docs/cluster.md).
+
     \b
     Examples:
       ratgames simulate rats --games 200 --bots heuristic random
       ratgames simulate caged-rats -g 100 -b heuristic random --json caged.json
-      ratgames simulate rat-a-tat-cat -n 2 -o mode=round -g 200 --sweep knock=4,8,12"""
+      ratgames simulate rat-a-tat-cat -n 2 -o mode=round -g 200 --sweep knock=4,8,12
+      ratgames simulate rats -g 1000000 --backend ray --address auto"""
     from .sim import SimConfig, SimResult
     from .sim import simulate as run
 
@@ -726,7 +785,7 @@ def simulate(
                 make_bot(g, s)
             runs.append((text, swept))
     results: list[tuple[str | None, SimResult]] = []
-    with _progress() as progress:
+    with _backend(backend, address, workers) as chosen, _progress() as progress:
         for label_value, row in runs:
             label = f"{game} simulation" + (
                 f" {param}={label_value}" if label_value is not None else ""
@@ -737,7 +796,13 @@ def simulate(
             def advance(k: int, task: TaskID = task) -> None:
                 progress.advance(task, k)
 
-            result = run(config, workers=workers, on_progress=advance, keep_games=per_game)
+            result = run(
+                config,
+                workers=workers,
+                on_progress=advance,
+                keep_games=per_game,
+                backend=chosen,
+            )
             results.append((label_value, result))
     if sweep:
         _print_sweep(g, param, results)
@@ -896,6 +961,7 @@ def _print_sweep(game: Game, param: str, results: Sequence[tuple[str | None, Any
     help="Where to save the results, as OUT.json and OUT.md "
     "(default: tournament-GAME in the current folder).",
 )
+@backend_options
 def tournament(
     game: str,
     bots: tuple[str, ...],
@@ -905,11 +971,14 @@ def tournament(
     seed: int,
     workers: int | None,
     out: Path | None,
+    backend: str,
+    address: str | None,
 ) -> None:
     """Rate bots: every pairing plays the same deals from every seat; Elo ratings with 95%
     intervals and a crosstable.
 
     Progress goes to stderr as for simulate: a bar on a terminal, else plain lines for a log.
+    --backend ray plays the games on Ray, as for simulate.
 
     \b
     Example:
@@ -931,7 +1000,7 @@ def tournament(
     stem = out or Path(f"tournament-{game}")
     for path in (stem.with_suffix(".json"), stem.with_suffix(".md")):
         _check_writable_file(path, "--out")
-    with _progress() as progress:
+    with _backend(backend, address, workers) as chosen, _progress() as progress:
         task = progress.add_task(f"{game} tournament", total=per * pairings)
         result = run_tournament(
             game,
@@ -942,6 +1011,7 @@ def tournament(
             seed=seed,
             workers=workers,
             on_progress=lambda k: progress.advance(task, k),
+            backend=chosen,
         )
     table = Table(title=f"{g.title}: {pairings} pairings x {per} games, {g.players} players")
     table.add_column("#", justify="right")

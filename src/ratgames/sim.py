@@ -16,7 +16,7 @@ from array import array
 from collections.abc import Callable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .core.bots import make_bot
 from .core.registry import get_game
@@ -287,14 +287,52 @@ def seat_bots(config: SimConfig) -> list[str]:
     return [bots[min(i, len(bots) - 1)] for i in range(config.players)]
 
 
+class Backend(Protocol):
+    """Somewhere else to play a run's games than this machine's process pool: a Ray cluster
+    (:class:`ratgames.distributed.RayBackend`)."""
+
+    def play(self, config: SimConfig, receive: Callable[[int, list[GameSummary]], None]) -> None:
+        """Play games ``0`` to ``config.games - 1`` (each with :func:`play_one`) in chunks of
+        consecutive games, calling ``receive(start, summaries)`` as each chunk finishes, in any
+        order; return once every game has been received."""
+        ...
+
+
+class _InOrder:
+    """Counts chunks of games into a result in the order of their games, each game once: a chunk
+    waits only for the ones before it, and a chunk received again (a task run twice) is ignored.
+    The progress moves as each new chunk arrives."""
+
+    def __init__(self, result: SimResult, on_progress: Callable[[int], None] | None) -> None:
+        self.result = result
+        self.on_progress = on_progress
+        self.parts: dict[int, list[GameSummary]] = {}
+        self.counted = 0
+        """Games 0 to ``counted - 1`` are in the result."""
+
+    def receive(self, start: int, part: list[GameSummary]) -> None:
+        if start < self.counted or start in self.parts:
+            return
+        self.parts[start] = part
+        if self.on_progress:
+            self.on_progress(len(part))
+        while self.counted in self.parts:
+            part = self.parts.pop(self.counted)
+            for summary in part:
+                self.result.add(summary)
+            self.counted += len(part)
+
+
 def simulate(
     config: SimConfig,
     *,
     workers: int | None = None,
     on_progress: Callable[[int], None] | None = None,
     keep_games: bool = False,
+    backend: Backend | None = None,
 ) -> SimResult:
-    """Run ``config.games`` games, in ``workers`` processes (one per core by default).
+    """Run ``config.games`` games, in ``workers`` processes (one per core by default), or on
+    ``backend`` (a Ray cluster, see :mod:`ratgames.distributed`): the same games either way.
 
     The result holds aggregates (see :class:`SimResult`); ``keep_games`` also keeps every game's
     summary (about a kilobyte a game)."""
@@ -305,7 +343,12 @@ def simulate(
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
     started = time.perf_counter()
     result = SimResult(config, summaries=[] if keep_games else None)
-    if workers == 1 or config.games < 8:
+    if backend is not None:
+        counter = _InOrder(result, on_progress)
+        backend.play(config, counter.receive)
+        if counter.counted != config.games:
+            raise RuntimeError(f"the backend played {counter.counted} of {config.games} games")
+    elif workers == 1 or config.games < 8:
         for i in range(config.games):
             result.add(play_one(config, i))
             if on_progress:
@@ -313,11 +356,10 @@ def simulate(
     else:
         # Chunks sized by the measured time a game takes (see _chunk_size), two per worker in
         # flight; each game depends only on its index, so the chunking does not change results.
-        # Chunks are counted in the order of their games, so a finished chunk waits only for
-        # the ones before it.
-        parts: dict[int, list[GameSummary]] = {}
+        # Chunks are counted in the order of their games (see _InOrder).
+        counter = _InOrder(result, on_progress)
         pending: dict[Future[tuple[list[GameSummary], float]], int] = {}
-        start = played = next_game = 0
+        start = played = 0
         busy = 0.0
         with ProcessPoolExecutor(max_workers=workers) as pool:
             while start < config.games or pending:
@@ -329,15 +371,8 @@ def simulate(
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in done:
                     part, seconds = fut.result()
-                    parts[pending.pop(fut)] = part
                     played += len(part)
                     busy += seconds
-                    if on_progress:
-                        on_progress(len(part))
-                while next_game in parts:
-                    part = parts.pop(next_game)
-                    for summary in part:
-                        result.add(summary)
-                    next_game += len(part)
+                    counter.receive(pending.pop(fut), part)
     result.seconds = time.perf_counter() - started
     return result

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .core.rng import Rng
-from .sim import SimConfig, SimResult, simulate, wilson_interval
+from .sim import Backend, SimConfig, SimResult, simulate, wilson_interval
 
 Pair = tuple[str, str]
 
@@ -266,8 +266,10 @@ def run_tournament(
     seed: int = 0,
     workers: int | None = None,
     on_progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> TournamentResult:
-    """Play every pairing of ``bots`` for ``games`` games each (seats rotated, deals mirrored)."""
+    """Play every pairing of ``bots`` for ``games`` games each (seats rotated, deals mirrored),
+    in ``workers`` local processes or on ``backend`` (see :func:`ratgames.sim.simulate`)."""
     names = list(dict.fromkeys(bots))
     if len(names) < 2:
         raise ValueError("a tournament needs at least two different bots")
@@ -275,7 +277,7 @@ def run_tournament(
     for a, b in itertools.combinations(names, 2):
         specs = tuple([a, b] + [b] * (players - 2))
         config = SimConfig(game_id, players, dict(options or {}), specs, games, seed, True, True)
-        sim: SimResult = simulate(config, workers=workers, on_progress=on_progress)
+        sim: SimResult = simulate(config, workers=workers, on_progress=on_progress, backend=backend)
         shares = sim.first_shares  # a's share of each game, in order: deal by deal
         result.outcomes[(a, b)] = shares
         sa = sum(shares)
