@@ -21,6 +21,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -84,6 +85,7 @@ class Cluster:
         head = not self.nodes
         args = [RAY, "start", "--block", "--num-cpus", "1", "--node-ip-address", "127.0.0.1"]
         args += ["--temp-dir", str(self.folder), "--disable-usage-stats"]
+        args += ["--object-store-memory", str(100 * 1024 * 1024)]
         args += ["--dashboard-agent-listen-port", str(_free_port())]
         if head:
             args += ["--head", "--port", str(self.port), "--include-dashboard", "false"]
@@ -202,36 +204,34 @@ def test_a_tournament_on_the_cluster_is_the_local_tournament(cluster: Cluster) -
 
 
 def test_the_command_line_runs_on_the_cluster_with_clean_output(
-    cluster: Cluster, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+    cluster: Cluster,
+    tmp_path: Path,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.chdir(tmp_path)
     args = ["simulate", "caged-rats", "-g", "100", "-b", "heuristic", "random", "-s", "3"]
-    main([*args, "-w", "1", "--json", f"{tmp_path}/local.json"])
+    main([*args, "-w", "1", "--json", "local.json"])
     local_out, _ = capfd.readouterr()
     # The command connects on its own (and disconnects), as it does in a shell.
     import_ray().shutdown()
     try:
-        main([*args, "--backend", "ray", "--address", cluster.address, "--json", f"{tmp_path}/r"])
+        main([*args, "--backend", "ray", "--address", cluster.address, "--json", "ray.json"])
     finally:
         cluster.connect()
     out, err = capfd.readouterr()
-    local_figures = json.loads((tmp_path / "local.json").read_text())
-    figures = json.loads((tmp_path / "r").read_text())
-    assert {**figures, "seconds": 0, "games_per_second": 0} == {
-        **local_figures,
-        "seconds": 0,
-        "games_per_second": 0,
-    }
+    untimed = {"seconds": 0, "games_per_second": 0}
+    local_figures = json.loads((tmp_path / "local.json").read_text()) | untimed
+    assert json.loads((tmp_path / "ray.json").read_text()) | untimed == local_figures
 
     def results(text: str) -> list[str]:
-        return [line for line in text.splitlines() if "games/s" not in line and "json" not in line]
+        return [line for line in text.splitlines() if "games/s" not in line]
 
-    assert results(out) == results(local_out.replace("local.json", "r"))
+    assert results(out) == results(local_out.replace("local.json", "ray.json"))
     # stderr holds the backend's two lines and the progress, none of Ray's own logging.
     lines = err.splitlines()
     assert lines[0] == f"Connecting to the Ray cluster at {cluster.address}..."
-    assert lines[1].startswith("Playing on ") and WHERE.fullmatch(
-        lines[1].removeprefix("Playing on ")
-    )
+    assert WHERE.fullmatch(lines[1].removeprefix("Playing on "))
     assert all(line.startswith("caged-rats simulation: ") for line in lines[2:]), err
     assert lines[-1].startswith("caged-rats simulation: 100/100 games (100%)")
 
@@ -256,14 +256,16 @@ class CrashOnceBot(RandomBot):
 
 
 class SlowBot(RandomBot):
-    """A random bot that, anywhere but in the process ``spare``, takes ``seconds`` to start each
-    game and notes in ``log`` the session (the Ray node, here) and seed of the game."""
+    """A random bot that, anywhere but in the process ``spare``, notes in ``log`` the session
+    (the Ray node, here) and seed of each game it starts, then takes ``seconds`` to start it, or
+    ten minutes in the session ``hang`` (a node about to fail)."""
 
     name = "slow"
     params = (
         Option("seconds", 0.0, "how long to think before a game", minimum=0.0),
         Option("log", "", "the file that lists the games started"),
         Option("spare", 0, "the process where it is not slow (the test's own)"),
+        Option("hang", 0, "the session where a game never starts"),
     )
 
     def __init__(self, game: Any, seed: int = 0, **params: Any) -> None:
@@ -274,7 +276,8 @@ class SlowBot(RandomBot):
         if os.getpid() != self.settings["spare"]:
             with open(self.settings["log"], "a") as log:
                 log.write(f"{os.getsid(0)} {self.seed}\n")
-            time.sleep(self.settings["seconds"])
+            hangs = os.getsid(0) == self.settings["hang"]
+            time.sleep(600 if hangs else self.settings["seconds"])
 
 
 @pytest.fixture
@@ -308,31 +311,38 @@ def test_a_node_that_dies_mid_run_has_its_games_played_elsewhere(
 ) -> None:
     victim = cluster.nodes[-1]
     log = tmp_path / "started"
-    slow = f"slow:seconds=0.03,log={log},spare={os.getpid()}"
-    config = SimConfig("caged-rats", 2, {"single_deal": True}, (slow, "random"), 240, seed=5)
-    done = [0]
+    log.touch()
+    slow = f"slow:seconds=0.01,log={log},spare={os.getpid()},hang={victim.pid}"
+    config = SimConfig("caged-rats", 2, {"single_deal": True}, (slow, "random"), 150, seed=5)
+    stop = threading.Event()
 
-    def progress(games: int) -> None:
-        done[0] += games
-        if done[0] >= 60 and victim.poll() is None:
-            Cluster.kill(victim)
+    def kill_the_victim_once_it_plays() -> None:
+        # The node dies in the middle of a chunk: its first game there never ends.
+        while not stop.wait(0.05):
+            if f"{victim.pid} " in log.read_text():
+                Cluster.kill(victim)
+                return
 
-    with RayBackend(cluster.address) as backend:
-        on_ray = simulate(config, backend=backend, on_progress=progress, keep_games=True)
-    assert victim.returncode is not None
-    local = simulate(config, workers=1, keep_games=True)
-    assert on_ray.summaries == local.summaries
-    assert _figures(on_ray) == _figures(local)
-    assert done[0] == 240
-    # The dead node had games under way, and each of those was started again on another node.
+    killer = threading.Thread(target=kill_the_victim_once_it_plays)
+    killer.start()
+    reports: list[int] = []
+    try:
+        with RayBackend(cluster.address) as backend:
+            on_ray = simulate(config, backend=backend, on_progress=reports.append, keep_games=True)
+    finally:
+        stop.set()
+        killer.join()
     starts: dict[str, set[int]] = {}
     for line in log.read_text().splitlines():
         node, seed = line.split()
         starts.setdefault(seed, set()).add(int(node))
     lost = {seed for seed, nodes in starts.items() if victim.pid in nodes}
-    assert lost, "the killed node was playing games"
-    replayed = {seed for seed in lost if len(starts[seed] - {victim.pid}) > 0}
-    assert replayed, "games the dead node had started were played again elsewhere"
+    assert lost and victim.returncode is not None, "the node was killed while it played"
+    assert all(starts[seed] - {victim.pid} for seed in lost), "its games were played elsewhere"
+    local = simulate(config, workers=1, keep_games=True)
+    assert on_ray.summaries == local.summaries
+    assert _figures(on_ray) == _figures(local)
+    assert sum(reports) == 150
 
 
 # Without a cluster: the seam, and the errors a user can meet.
