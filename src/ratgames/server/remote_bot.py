@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from ratgames.core.bots import Bot, SeatView, make_bot
@@ -40,6 +41,10 @@ class RemoteView(SeatView):
 
     def observation(self, events: bool = True) -> dict[str, Any]:
         return self._observation
+
+    def observation_part(self, keys: Sequence[str], events: bool = False) -> dict[str, Any]:
+        obs = self._observation
+        return {k: obs[k] for k in keys}
 
     def legal_actions(self) -> list[Action]:
         return list(self._legal)
