@@ -690,7 +690,12 @@ def _progress() -> Progress | LogProgress:
 @option_option
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the whole run.")
 @click.option(
-    "--workers", "-w", type=int, default=None, help="Processes to use (default: one per core)."
+    "--workers",
+    "-w",
+    type=int,
+    default=None,
+    help="Processes to use (default: one per core); with --backend ray, the CPUs of the Ray "
+    "started on this machine.",
 )
 @click.option(
     "--json",
@@ -952,7 +957,12 @@ def _print_sweep(game: Game, param: str, results: Sequence[tuple[str | None, Any
 @option_option
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Seed of the run.")
 @click.option(
-    "--workers", "-w", type=int, default=None, help="Processes to use (default: one per core)."
+    "--workers",
+    "-w",
+    type=int,
+    default=None,
+    help="Processes to use (default: one per core); with --backend ray, the CPUs of the Ray "
+    "started on this machine.",
 )
 @click.option(
     "--out",
