@@ -8,7 +8,12 @@ rules engine, with bots, terminal play, simulation and records.
 False
 """
 
-from .core import (
+from . import compiled as _compiled
+
+# The compiled build of these very sources, if one was made (ratgames compile build).
+_compiled.activate()
+
+from .core import (  # noqa: E402
     Bot,
     DealError,
     Game,

@@ -4,12 +4,13 @@ at hidden cards."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 import ratgames
 from ratgames.core import SeatView, make_bot, play_game
+from ratgames.core.game import State
 from ratgames.core.rng import Rng
 from ratgames.search.ismcts import IsmctsBot
 
@@ -67,8 +68,12 @@ def test_keeps_its_iteration_and_time_budget() -> None:
 class PeekingView(SeatView):
     """A view that hands out the true state instead of samples: what a cheating search sees."""
 
+    def __init__(self, state: State, seat: int) -> None:
+        super().__init__(state, seat)
+        self.true_state = state
+
     def sample_consistent(self, rng: Rng) -> Any:
-        return self._SeatView__state.clone()  # type: ignore[attr-defined]
+        return self.true_state.clone()
 
 
 SHORT_GAMES = {
@@ -122,26 +127,25 @@ def test_never_reads_hidden_cards(game_id: str, searcher: str) -> None:
 
 
 @pytest.mark.parametrize(("horizon", "beyond"), [("round", False), ("game", True)])
-def test_round_horizon_stops_each_iteration_at_the_round_end(
-    monkeypatch: pytest.MonkeyPatch, horizon: str, beyond: bool
-) -> None:
+def test_round_horizon_stops_each_iteration_at_the_round_end(horizon: str, beyond: bool) -> None:
     """With ``horizon=round`` no iteration plays past the end of the round in play."""
-    from ratgames.games.rats.rules import RatsState
 
-    rounds_ended: list[int] = []
-    real_end_round = RatsState._end_round
+    class Watched(IsmctsBot):
+        """Notes how many rounds had ended when each play-out stopped."""
 
-    def spy(self: RatsState) -> None:
-        rounds_ended.append(self.round)
-        real_end_round(self)
+        ended: ClassVar[list[int]] = []
+
+        def _playout(self, state: State, rng: Rng, stage: int) -> None:
+            super()._playout(state, rng, stage)
+            Watched.ended.append(state.stage())
 
     game = ratgames.get_game("rats", players=3)
     state = game.new_state(seed=2)
-    monkeypatch.setattr(RatsState, "_end_round", spy)
-    bot = make_bot(game, f"ismcts:iterations=40,rollout=random,horizon={horizon}", seed=1)
+    assert state.stage() == 0
+    bot = Watched(game, seed=1, iterations=40, rollout="random", horizon=horizon)
     bot.act(SeatView(state, state.seats_to_act()[0]))
-    assert rounds_ended and min(rounds_ended) == 1
-    assert (max(rounds_ended) > 1) == beyond
+    assert len(Watched.ended) == 40 and max(Watched.ended) >= 1
+    assert (max(Watched.ended) > 1) == beyond
 
 
 def test_a_cut_iteration_is_scored_by_the_games_estimate() -> None:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ._mypyc import mypyc_attr
 from .errors import OptionError, UnknownNameError
 from .game import Action
 from .options import Option
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from .game import Game, State
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SeatView:
     """What one seat may use to decide: its observation, its legal actions, consistent samples.
 
@@ -73,6 +75,7 @@ class SeatView:
         return self.__state.sample_consistent(self.seat, rng)
 
 
+@mypyc_attr(native_class=False)  # a plain Python class even when compiled
 @dataclass(frozen=True)
 class Reaction:
     """A real-time bot's answer: ``action``, arriving ``delay`` seconds after what it reacts to."""
@@ -81,6 +84,7 @@ class Reaction:
     delay: float
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot:
     """Base class of bots.  Turn-based bots implement :meth:`act`; real-time bots :meth:`react`.
 
@@ -128,6 +132,7 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot(Bot):
     """Plays a uniformly random legal action."""
 
@@ -138,6 +143,7 @@ class RandomBot(Bot):
         return legal[self.rng.randbelow(len(legal))]
 
 
+@mypyc_attr(native_class=False)  # a plain Python class even when compiled
 @dataclass(frozen=True)
 class BotEntry:
     """A registered bot: its name, class, one-line description and the games it plays.

@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Generic, cast
 
 from typing_extensions import TypeVar
 
+from ._mypyc import mypyc_attr
 from .errors import DealError, IllegalAction, OptionError, RecordError
 from .options import Option, resolve_options
 from .rng import Rng
@@ -103,6 +104,7 @@ class Chance:
         return outcome
 
 
+@mypyc_attr(native_class=False)  # a plain Python class even when compiled
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended.
@@ -182,6 +184,7 @@ def logistic_shares(
     return [w / total for w in weights]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A game's rules, fixed for a number of players and a set of options.
 
@@ -316,6 +319,7 @@ class Game(ABC):
         }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC, Generic[A, G]):
     """One moment of one game: everything on the table, hidden or not.
 

@@ -45,6 +45,7 @@ import math
 import time
 from typing import Any, ClassVar
 
+from ratgames.core._mypyc import mypyc_attr
 from ratgames.core.bots import (
     Bot,
     Sampler,
@@ -93,6 +94,7 @@ def win_shares(state: State, players: int, estimate: bool = False) -> list[float
     return rewards
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class IsmctsBot(Bot):
     """Information-set Monte Carlo tree search over samples of what the seat cannot see."""
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ratgames import cards as deckmod
+from ratgames.core._mypyc import mypyc_attr
 from ratgames.core.errors import DealError, IllegalAction, InvalidNotation, OptionError
 from ratgames.core.events import Event, event_json
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
@@ -110,6 +111,7 @@ def feed_choices_for(rats: tuple[int, ...], counts: tuple[int, ...], suit: int) 
     return same
 
 
+@mypyc_attr(native_class=False)  # a plain Python class even when compiled
 @dataclass(frozen=True, slots=True)
 class DealSummary:
     """What one deal gave each player; every pair is (red, black)."""

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ratgames import cards as _cards
+from ratgames.core._mypyc import mypyc_attr
 from ratgames.core.errors import DealError, IllegalAction, InvalidNotation, OptionError
 from ratgames.core.events import Event, event_json
 from ratgames.core.game import JSON, Chance, Game, Outcome, State
@@ -111,6 +112,7 @@ _MAX_VERSION = 10**18
 """Slap versions are below this (``slap@`` takes at most 18 digits)."""
 
 
+@mypyc_attr(native_class=False)  # a plain Python class even when compiled
 @dataclass(frozen=True, slots=True)
 class Move:
     """``play`` (your top card onto the pile) or ``collect`` (take a won pile, or the table)."""
@@ -121,6 +123,7 @@ class Move:
         return self.name
 
 
+@mypyc_attr(native_class=False)  # a plain Python class even when compiled
 @dataclass(frozen=True, slots=True)
 class Slap:
     """A slap at the pile as its player saw it (``version``): ``slap@17``."""
