@@ -345,6 +345,28 @@ def test_a_node_that_dies_mid_run_has_its_games_played_elsewhere(
     assert sum(reports) == 150
 
 
+class BrokenBot(RandomBot):
+    """A bot with a bug: it fails on its first move."""
+
+    name = "broken"
+
+    def act(self, view: SeatView) -> Any:
+        raise ArithmeticError("the bot's own bug")
+
+
+def test_an_error_in_a_game_stops_the_run_as_it_would_locally(
+    cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import_ray().cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    entry = bot_registry.BotEntry("broken", BrokenBot, "for the Ray tests", None)
+    monkeypatch.setitem(bot_registry._BOTS, (None, "broken"), entry)
+    config = SimConfig("caged-rats", 2, {}, ("broken", "random"), 20)
+    with pytest.raises(ArithmeticError, match="the bot's own bug"):
+        simulate(config, workers=1)
+    with RayBackend(cluster.address) as backend, pytest.raises(ArithmeticError, match="own bug"):
+        simulate(config, backend=backend)
+
+
 # Without a cluster: the seam, and the errors a user can meet.
 
 

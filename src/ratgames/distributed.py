@@ -222,7 +222,10 @@ class RayBackend:
         ray = self._connected()
         nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
         cpus = self.cluster_cpus(fresh=True)
-        where = f"the Ray cluster at {self.address}" if self.address else "a Ray on this machine"
+        if self.address:
+            where = f"the Ray cluster at {self.address}"
+        else:
+            where = "a Ray on this machine" if self._owns_ray else "the Ray this process uses"
         return f"{where}: {cpus} CPUs on {nodes} node{'s' if nodes != 1 else ''}"
 
     def cluster_cpus(self, fresh: bool = False) -> int:
