@@ -71,7 +71,7 @@ def pretty(card: int) -> str:
     return RANKS[card >> 2] + SUIT_SYMBOLS[card & 3]
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: object) -> int:
     """The card written as ``text`` (case and a 10 written ``T`` are forgiven)."""
     if not isinstance(text, str):
         raise IllegalAction(f"a card is written as text such as '10H' or 'QS', not {text!r}")

@@ -139,7 +139,7 @@ class HighCardState(State[Play]):
             return []
         return [Play(c) for c in sorted(self.hands[seat])]
 
-    def why_illegal(self, seat: int, action: Any) -> str:
+    def why_illegal(self, seat: object, action: Any) -> str:
         if seat != self.turn:
             return super().why_illegal(seat, action)
         if not isinstance(action, Play) or type(action[0]) is not int:

@@ -387,7 +387,7 @@ class State(ABC, Generic[A, G]):
         """
 
     def observation_part(
-        self, seat: int, keys: Sequence[str], events: bool = False
+        self, seat: object, keys: Sequence[str], events: bool = False
     ) -> dict[str, JSON]:
         """Only the entries ``keys`` of :meth:`observation` (``observation(seat, events)[k]`` for
         each ``k``), for bots that read a few entries at every move, as search play-outs do.
@@ -396,7 +396,7 @@ class State(ABC, Generic[A, G]):
         comes from the whole observation.  A key the observation does not have raises
         :class:`KeyError` naming the keys it has.
         """
-        full = self.observation(seat, events)
+        full = self.observation(self._check_seat(seat), events)
         try:
             return {k: full[k] for k in keys}
         except KeyError as exc:
@@ -507,8 +507,9 @@ class State(ABC, Generic[A, G]):
             )
         return t
 
-    def why_illegal(self, seat: int, action: Action) -> str:
+    def why_illegal(self, seat: object, action: Action) -> str:
         """Why ``action`` is refused for ``seat`` (games override this with precise reasons)."""
+        seat = self._check_seat(seat)
         if seat not in self.seats_to_act():
             waiting = self.seats_to_act()
             names = " or ".join(self.game.seat_name(s) for s in waiting) or "nobody"
@@ -517,24 +518,25 @@ class State(ABC, Generic[A, G]):
         shown = ", ".join(str(a) for a in legal[:12]) + (", ..." if len(legal) > 12 else "")
         return f"{action} is not allowed now; allowed: {shown}"
 
-    def is_legal(self, seat: int, action: Action) -> bool:
+    def is_legal(self, seat: object, action: Action) -> bool:
         """True if :meth:`apply` would accept ``action`` from ``seat`` now: it equals one of the
         legal actions, field by field with the same types (``True`` is not ``1``, ``1.0`` is not
         ``1``), so that its notation replays to the same game."""
+        seat = self._check_seat(seat)
         for legal in self.legal_actions(seat):
             if legal == action:
                 return same_action(legal, action)
         return False
 
-    def check(self, seat: int, action: Action) -> None:
+    def check(self, seat: object, action: Action) -> None:
         """Raise :class:`IllegalAction` with the reason unless ``action`` is legal for ``seat``."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         if self.is_over():
             raise IllegalAction("the game is over")
         if not self.is_legal(seat, action):
             raise IllegalAction(self.why_illegal(seat, action))
 
-    def apply(self, seat: int, action: A | str, time: float | None = None) -> None:
+    def apply(self, seat: object, action: A | str, time: object = None) -> None:
         """Apply ``action`` (an action or its notation) by ``seat``, at ``time`` seconds from the
         start if known (a finite number, not negative, never below an earlier action's time).
         An illegal or malformed action raises :class:`IllegalAction` (:class:`InvalidNotation`
@@ -543,11 +545,12 @@ class State(ABC, Generic[A, G]):
         t = None if time is None else self._check_time(time)
         act: A = cast(A, self.game.parse_action(action)) if isinstance(action, str) else action
         self.check(seat, act)
+        checked = cast(int, seat)  # check() refuses anything but a seat of the game
         if t is not None:
             self._time = t
         if self._recording:
-            self._log = (("action", seat, act, t), self._log)
-        self._apply(seat, act, t)
+            self._log = (("action", checked, act, t), self._log)
+        self._apply(checked, act, t)
 
     def apply_trusted(self, seat: int, action: A, time: float | None = None) -> None:
         """Apply ``action`` by ``seat`` with no check: the fast path for callers that took it from

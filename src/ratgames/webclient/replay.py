@@ -81,7 +81,7 @@ def replay_steps(record: Mapping[str, Any], viewer: int | None) -> dict[str, Any
             break
         seat, action, time = event.get("seat"), event.get("action"), event.get("time")
         try:
-            state.apply(seat, action, time=time)  # type: ignore[arg-type]
+            state.apply(seat, action, time=time)
         except IllegalAction as exc:
             raise RecordError(f"action {n + 1} ({action!r}) does not replay: {exc}") from None
         n += 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ratgames import cards as deckmod
 from ratgames.core._mypyc import mypyc_attr
@@ -186,7 +186,8 @@ def canonical_action(action: object) -> Act | None:
     """
     if type(action) is not Act or len(action) != 3:
         return None
-    kind, card, card2 = action
+    # Fields of any type (a compiled build would otherwise convert them to the declared ones).
+    kind, card, card2 = cast("tuple[object, object, object]", action)
     if type(kind) is not str or type(card) is not int or type(card2) is not int:
         return None
     if kind == "cage":
@@ -211,14 +212,18 @@ def action_problem(action: object) -> str:
     refuses), naming what is allowed."""
     if type(action) is not Act or len(action) != 3:
         return f"{_short(action)} is not a Caged Rats action (an Act); {NOTATION_HELP}"
-    kind, card, card2 = action
-    if type(kind) is not str or kind not in KINDS:
-        return f"{_short(kind)} is not a kind of action; the kinds are {', '.join(KINDS)}"
-    for name, value in (("card", card), ("card2", card2)):
+    # The fields as they are, of any type (a compiled build would convert them otherwise).
+    fields = cast("tuple[object, object, object]", action)
+    if type(fields[0]) is not str or fields[0] not in KINDS:
+        return f"{_short(fields[0])} is not a kind of action; the kinds are {', '.join(KINDS)}"
+    for name, value in (("card", fields[1]), ("card2", fields[2])):
         if type(value) is not int:
-            what = "the rat 1 or 2" if kind == "feed" and name == "card" else "a whole number"
+            what = "the rat 1 or 2" if fields[0] == "feed" and name == "card" else "a whole number"
             shown = _short(value)
-            return f"{kind}: {name} must be {what} (an int, not a bool or a float), not {shown}"
+            return (
+                f"{fields[0]}: {name} must be {what} (an int, not a bool or a float), not {shown}"
+            )
+    kind, card, card2 = action  # every field has its type now
     if kind == "feed":
         if card2 != -1:
             return f"feed takes one number, the rat 1 or 2 (card2 stays -1), not {card2}"
@@ -315,7 +320,7 @@ class CagedRats(Game):
             *FEED_ACT,
         ]
 
-    def parse_action(self, text: str) -> Act:
+    def parse_action(self, text: object) -> Act:
         """The action written as ``text``.  A cage may name its cards in either order (it is
         written lower card first); text that is no action raises :class:`InvalidNotation`."""
         if not isinstance(text, str):
@@ -452,7 +457,7 @@ def _read_deal(deal: Mapping[str, Any]) -> tuple[int, list[int], list[int]]:
     if not isinstance(deal, Mapping):
         raise DealError(f"{fmt}, not {_short(deal)}")
     keys = set(COLOUR_KEYS) | {"dealer"}
-    unknown = [k for k in deal if k not in keys]
+    unknown = [k for k in cast("Mapping[object, Any]", deal) if k not in keys]
     if unknown:
         raise DealError(f"the deal has unknown keys {_short(unknown)}; {fmt}")
     missing = [k for k in ("dealer", *COLOUR_KEYS) if k not in deal]
@@ -620,8 +625,8 @@ class CagedRatsState(State[Act, CagedRats]):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self, seat: int) -> list[Act]:
-        self._check_seat(seat)
+    def legal_actions(self, seat: object) -> list[Act]:
+        seat = self._check_seat(seat)
         phase = self.phase
         if seat != self.actor or phase == OVER:
             return []
@@ -661,16 +666,16 @@ class CagedRatsState(State[Act, CagedRats]):
             return kind == "cage" and act.card in hand and act.card2 in hand
         return False
 
-    def is_legal(self, seat: int, action: object) -> bool:
-        self._check_seat(seat)
+    def is_legal(self, seat: object, action: object) -> bool:
+        seat = self._check_seat(seat)
         act = canonical_action(action)
         return act is not None and self._allowed(seat, act)
 
-    def check(self, seat: int, action: object) -> None:
+    def check(self, seat: object, action: object) -> None:
         """Refuse a seat that is not one, a finished game, an object that is no Caged Rats action
         (:class:`InvalidNotation`) and a move the rules do not allow now (:class:`IllegalAction`),
         each with its reason."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         if self.phase == OVER:
             raise IllegalAction("the game is over")
         act = canonical_action(action)
@@ -679,8 +684,8 @@ class CagedRatsState(State[Act, CagedRats]):
         if not self._allowed(seat, act):
             raise IllegalAction(self.why_illegal(seat, act))
 
-    def why_illegal(self, seat: int, action: object) -> str:
-        self._check_seat(seat)
+    def why_illegal(self, seat: object, action: object) -> str:
+        seat = self._check_seat(seat)
         if self.phase == OVER:
             return "the game is over"
         act = canonical_action(action)
@@ -857,7 +862,7 @@ class CagedRatsState(State[Act, CagedRats]):
     def _leader(self) -> int:
         return self.dealer if self.lead_no & 1 else 1 - self.dealer
 
-    def deal_points(self, seat: int) -> int:
+    def deal_points(self, seat: object) -> int:
         """What ``seat`` scores for this deal with the captures fed so far."""
         return self._deal_points(self._check_seat(seat))
 
@@ -1105,8 +1110,8 @@ class CagedRatsState(State[Act, CagedRats]):
             "events": events,
         }
 
-    def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
-        self._check_seat(seat)
+    def observation(self, seat: object, events: bool = True) -> dict[str, JSON]:
+        seat = self._check_seat(seat)
         obs = self._public(seat, events)
         obs["seat"] = seat
         obs["colour"] = COLOUR_KEYS[seat]
@@ -1115,9 +1120,9 @@ class CagedRatsState(State[Act, CagedRats]):
         return obs
 
     def observation_part(
-        self, seat: int, keys: Sequence[str], events: bool = False
+        self, seat: object, keys: Sequence[str], events: bool = False
     ) -> dict[str, JSON]:
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         parts = _OBSERVATION_PARTS
         out: dict[str, JSON] = {}
         for key in keys:
@@ -1132,12 +1137,12 @@ class CagedRatsState(State[Act, CagedRats]):
         obs["seat"] = None
         return obs
 
-    def sample_consistent(self, seat: int, rng: Rng) -> CagedRatsState:
+    def sample_consistent(self, seat: object, rng: Rng) -> CagedRatsState:
         """A state ``seat`` cannot tell from this one: her own stock in a random order, and the
         other player's hand, stock and face-down throws dealt at random from the cards of her
         colour nobody has seen face up.  Every such card may be anywhere among them (a throw may
         be any card of the hand, and whoever is to act has a move: the hand sizes are kept)."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         other = 1 - seat
         s = self.clone()
         s._forget_origin(rng)

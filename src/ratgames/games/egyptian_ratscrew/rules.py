@@ -190,7 +190,7 @@ def _is_run(ranks: list[int]) -> bool:
 _FACE_LETTERS = {"J": _cards.JACK, "Q": _cards.QUEEN, "K": _cards.KING, "A": _cards.ACE}
 
 
-def face_deal(*hands: str, jokers: int = 0) -> dict[str, JSON]:
+def face_deal(*hands: object, jokers: object = 0) -> dict[str, JSON]:
     """A deal (for ``new_state(deal=...)``) from the face-card notation of Beggar-my-neighbour
     records: one string per seat, its top card first, ``J``/``Q``/``K``/``A`` for a face card
     and ``-`` for any other card (spaces are ignored).  The number cards (and any jokers) fill
@@ -354,7 +354,7 @@ class EgyptianRatscrew(Game):
             raise InvalidNotation(f"{text!r} is not in this game's deck")
         return card
 
-    def parse_action(self, text: str) -> RatscrewAction:
+    def parse_action(self, text: object) -> RatscrewAction:
         if not isinstance(text, str):
             raise InvalidNotation(f"an action is written as text, not {text!r}")
         t = text.strip().lower()
@@ -692,12 +692,12 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         c.winner = self.winner
         return c
 
-    def sample_consistent(self, seat: int, rng: Rng) -> RatscrewState:
+    def sample_consistent(self, seat: object, rng: Rng) -> RatscrewState:
         """Everyone knows the same (all knowledge here is public): the unknown cards of every
         stack and under the pile are reshuffled among their places.  The memory of past
         positions (used to detect a cycle) and the deal are about cards nobody can see, so the
         sample keeps neither (nor the seed and log: it is a hypothesis, not a game)."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         s = self.clone()
         unknown = sorted(
             [c for st in s.stacks for c in st if not c & KNOWN]
@@ -732,9 +732,9 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
                 return t
         return -1
 
-    def may_slap(self, seat: int) -> bool:
+    def may_slap(self, seat: object) -> bool:
         """True if ``seat`` is allowed to slap at all now (whatever the version)."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return self._may_slap(seat)
 
     def _may_slap(self, seat: int) -> bool:
@@ -768,11 +768,11 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
                 out.append(seat)
         return out
 
-    def legal_actions(self, seat: int) -> list[RatscrewAction]:
+    def legal_actions(self, seat: object) -> list[RatscrewAction]:
         """The move of the seat to play or collect, and a slap at the current pile version for
         every seat that may slap it.  (A slap at an older version the seat has not slapped yet
         is accepted too, see :meth:`is_legal`, but not listed.)"""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         phase = self.phase
         if phase == OVER:
             return []
@@ -786,11 +786,11 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
             return [move, slap_action] if slap_action is not None else [move]
         return [slap_action] if slap_action is not None else []
 
-    def is_legal(self, seat: int, action: object) -> bool:
+    def is_legal(self, seat: object, action: object) -> bool:
         """Accepts the listed actions and also a slap at an older pile version the seat has not
         slapped yet (judged when it is applied: valid, too late or bad).  Fields must have their
         own types: ``Slap(True)`` or ``Slap(2.0)`` is no slap."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         return self.phase != OVER and self._legal(seat, action)
 
     def _legal(self, seat: int, action: object) -> bool:
@@ -810,10 +810,10 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
                 return self.phase != PLAY and seat == self.collector
         return False
 
-    def check(self, seat: int, action: object) -> None:
+    def check(self, seat: object, action: object) -> None:
         """Raise :class:`IllegalAction` with the reason unless ``action`` is legal for ``seat``
         (:class:`InvalidNotation` for an object that is not an action of this game at all)."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         if self.phase == OVER:
             raise IllegalAction("the game is over")
         if not self._legal(seat, action):
@@ -830,8 +830,8 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
             "Move('collect') and Slap(N) with N a whole number from 0 (the pile version seen)"
         )
 
-    def why_illegal(self, seat: int, action: object) -> str:
-        self._check_seat(seat)
+    def why_illegal(self, seat: object, action: object) -> str:
+        seat = self._check_seat(seat)
         g = self.game
         name = g.seat_name(seat)
         if self.phase == OVER:
@@ -1302,10 +1302,10 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         assert out is not None
         return {"winners": list(out.winners), "reason": out.reason}
 
-    def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
+    def observation(self, seat: object, events: bool = True) -> dict[str, JSON]:
         """The table as everybody sees it (``event_count`` counts every public event so far;
         ``events`` holds the latest of them), with what this seat may do about slapping."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         view = self._table_view(events)
         view["seat"] = seat
         view["may_slap"] = (

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from ratgames.core.errors import (
     DealError,
@@ -167,7 +167,8 @@ def _canonical(action: object) -> Act | None:
     every field an ``int`` (``True`` is not ``1`` and ``1.0`` is not ``1`` here)."""
     if action.__class__ is not Act:
         return None
-    k, a, p, b = action
+    # Fields of any type (a compiled build would otherwise convert them to the declared ones).
+    k, a, p, b = cast("tuple[object, object, object, object]", action)
     if k.__class__ is not int or a.__class__ is not int:
         return None
     if p.__class__ is not int or b.__class__ is not int:
@@ -325,7 +326,7 @@ class RatATatCat(Game):
     def deck(self) -> list[int]:
         return list(DECK)
 
-    def parse_action(self, text: str) -> Act:
+    def parse_action(self, text: object) -> Act:
         if not isinstance(text, str):
             raise InvalidNotation(f"an action is written as text ({ACTION_FORMS}), not {text!r}")
         key = " ".join(text.split()).lower()
@@ -409,7 +410,8 @@ class RatATatCat(Game):
         self, deal: Mapping[str, Any]
     ) -> tuple[list[int], list[int], list[int], tuple[int, ...]]:
         keys = ("hands", "draw", "discard")
-        extra = sorted(repr(k) for k in deal if k not in keys and k != "returned")
+        given = cast("Mapping[object, Any]", deal)  # keys of any type
+        extra = sorted(repr(k) for k in given if k not in keys and k != "returned")
         if extra:
             raise DealError(
                 "a deal has only 'hands', 'draw', 'discard' and (optional) 'returned', not "
@@ -876,8 +878,8 @@ class RatState(State[Act, RatATatCat]):
         # round is worth most of a win.
         return logistic_shares([-t for t in self.totals], 12.0, self.active)
 
-    def legal_actions(self, seat: int) -> list[Act]:
-        self._check_seat(seat)
+    def legal_actions(self, seat: object) -> list[Act]:
+        seat = self._check_seat(seat)
         if seat != self.turn:
             return []
         ph = self.phase
@@ -900,17 +902,17 @@ class RatState(State[Act, RatATatCat]):
             return out
         return []
 
-    def is_legal(self, seat: int, action: object) -> bool:
+    def is_legal(self, seat: object, action: object) -> bool:
         """The same answer as ``action in legal_actions(seat)`` (with every field of the action
         of the same type as in the listed one), without building the list."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         act = self.game.own_action(action)
         return act is not None and self._legal(seat, act)
 
-    def check(self, seat: int, action: object) -> None:
+    def check(self, seat: object, action: object) -> None:
         """:class:`InvalidNotation` unless ``action`` is an action of the game, then
         :class:`IllegalAction` with the reason unless ``seat`` may take it now."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         g = self.game
         act = g.own_action(action)
         if act is None:
@@ -969,8 +971,8 @@ class RatState(State[Act, RatATatCat]):
                         out.append(SWAPS[a, p, b])
         return out
 
-    def why_illegal(self, seat: int, action: object) -> str:
-        self._check_seat(seat)
+    def why_illegal(self, seat: object, action: object) -> str:
+        seat = self._check_seat(seat)
         g = self.game
         act = g.own_action(action)
         if act is None:
@@ -1394,7 +1396,7 @@ class RatState(State[Act, RatATatCat]):
         g = self.game
         return [event_json(g, e) for e in self.public_events(limit)]
 
-    def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
+    def observation(self, seat: object, events: bool = True) -> dict[str, JSON]:
         """What ``seat`` knows: the public table (see :meth:`spectator_view`), every card it has
         seen where it is now (``slots``, its own row also as ``yours``) and the card it holds.
 
@@ -1406,7 +1408,7 @@ class RatState(State[Act, RatATatCat]):
         counted as a knock), else None.  ``draw_holds`` are power cards everyone knows to be in
         the draw pile (turned up at the deal and shuffled back, not drawn since).
         """
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         view = self._public(events)
         view["seat"] = seat
         view["slots"] = self._rows(seat)
@@ -1421,9 +1423,9 @@ class RatState(State[Act, RatATatCat]):
         return CARD_TEXT[self.held] if self.turn == seat or self.held_pub else "hidden"
 
     def observation_part(
-        self, seat: int, keys: Sequence[str], events: bool = False
+        self, seat: object, keys: Sequence[str], events: bool = False
     ) -> dict[str, JSON]:
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         parts = _OBSERVATION_PARTS
         out: dict[str, JSON] = {}
         for key in keys:
@@ -1444,7 +1446,7 @@ class RatState(State[Act, RatATatCat]):
         view["held_from"] = None if self.held < 0 else ("discard" if self.held_pub else "draw")
         return view
 
-    def sample_consistent(self, seat: int, rng: Rng) -> RatState:
+    def sample_consistent(self, seat: object, rng: Rng) -> RatState:
         """A state ``seat`` cannot tell from this one, the cards it has not seen dealt at
         random among the places they may be.
 
@@ -1455,7 +1457,7 @@ class RatState(State[Act, RatATatCat]):
         drawing it, is a number card (a power card drawn is shown and used).  Within those
         bounds every arrangement is equally likely.
         """
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         g = self.game
         p4 = g.p4
         new = self.clone()
@@ -1570,12 +1572,12 @@ class RatState(State[Act, RatATatCat]):
             "outcome": self.outcome_.to_json() if self.outcome_ is not None else None,
         }
 
-    def card_in(self, seat: int, slot: int) -> int:
+    def card_in(self, seat: object, slot: int) -> int:
         """The card in ``seat``'s ``slot`` (-1 for a slot a player out of the game left empty).
 
         This is the true card.  A bot may read it only on a state it drew itself from
         ``sample_consistent``, where it is the bot's own hypothesis, never on the real game."""
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         if slot.__class__ is not int or not 0 <= slot < SLOTS:
             raise IllegalAction(f"there is no slot {slot!r}; slots are numbered 0 to 3")
         return self.hands[seat * SLOTS + slot]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 from ratgames.cards import card_text, parse_card
 from ratgames.core.errors import IllegalAction, InvalidNotation
@@ -208,7 +208,7 @@ NOTATION_HELP = (
 )
 
 
-def parse_action(text: str) -> RatsAction:
+def parse_action(text: object) -> RatsAction:
     """Read a play from its notation (see the module docstring); text that is not a play raises
     :class:`InvalidNotation`."""
     if not isinstance(text, str):
@@ -273,7 +273,8 @@ def malformed(action: object, jokers: int) -> str | None:
     not the kind 1 and ``7.0`` is not a card, though Python finds them equal."""
     if type(action) is not RatsAction or len(action) != 2:
         return f"{shown(action)} is not a play of Rats (a RatsAction of a kind and its cards)"
-    kind, cards = action
+    # Fields of any type (a compiled build would otherwise convert them to the declared ones).
+    kind, cards = cast("tuple[object, object]", action)
     if type(kind) is not int or not SINGLE <= kind <= DISCARD:
         return (
             "the kind of a play is one of the ints 0 to 3 (single, set, run, discard), "

@@ -156,7 +156,7 @@ class Rats(Game):
             raise InvalidNotation(f"{text!r} is not in this deck ({self.options['jokers']} jokers)")
         return card
 
-    def parse_action(self, text: str) -> RatsAction:
+    def parse_action(self, text: object) -> RatsAction:
         action = parse_action(text)
         jokers = self.options["jokers"]
         for c in action.cards:
@@ -413,9 +413,9 @@ class RatsState(State[RatsAction, Rats]):
             )
         return logistic_shares(values, 1.0, self.alive)
 
-    def legal_actions(self, seat: int) -> list[RatsAction]:
-        if seat.__class__ is not int or not 0 <= seat < self.game.players:
-            self._check_seat(seat)
+    def legal_actions(self, seat: object) -> list[RatsAction]:
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = self._check_seat(seat)
         if self.over or seat != self.turn:
             return []
         if self.trick:
@@ -456,8 +456,8 @@ class RatsState(State[RatsAction, Rats]):
         out += [DISCARD1[c] for c in hand[: len(hand) - n + 1]]
         return out
 
-    def is_legal(self, seat: int, action: Action) -> bool:
-        self._check_seat(seat)
+    def is_legal(self, seat: object, action: Action) -> bool:
+        seat = self._check_seat(seat)
         return self._legal(seat, action)
 
     def _legal(self, seat: int, action: Action) -> bool:
@@ -473,11 +473,11 @@ class RatsState(State[RatsAction, Rats]):
                 pass
         return self._problem(seat, action) is None
 
-    def check(self, seat: int, action: Action) -> None:
+    def check(self, seat: object, action: Action) -> None:
         """Raise unless ``action`` is legal for ``seat``: :class:`InvalidNotation` for an object
         that is no play of Rats at all, else :class:`IllegalAction` with the reason."""
-        if seat.__class__ is not int or not 0 <= seat < self.game.players:
-            self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = self._check_seat(seat)
         if self.over:
             raise IllegalAction("the game is over")
         if self._legal(seat, action):
@@ -487,8 +487,8 @@ class RatsState(State[RatsAction, Rats]):
             raise InvalidNotation(bad)
         raise IllegalAction(self._problem(seat, action) or f"{action} is not allowed now")
 
-    def why_illegal(self, seat: int, action: Action) -> str:
-        self._check_seat(seat)
+    def why_illegal(self, seat: object, action: Action) -> str:
+        seat = self._check_seat(seat)
         problem = self._problem(seat, action)
         return problem if problem is not None else f"{action} is allowed"
 
@@ -924,8 +924,8 @@ class RatsState(State[RatsAction, Rats]):
         ]
         return out[-EVENTS_KEPT:]
 
-    def observation(self, seat: int, events: bool = True) -> dict[str, JSON]:
-        self._check_seat(seat)
+    def observation(self, seat: object, events: bool = True) -> dict[str, JSON]:
+        seat = self._check_seat(seat)
         obs = self._public(events)
         obs["seat"] = seat
         obs["hand"] = _texts(self.hands[seat])
@@ -935,9 +935,9 @@ class RatsState(State[RatsAction, Rats]):
         return obs
 
     def observation_part(
-        self, seat: int, keys: Sequence[str], events: bool = False
+        self, seat: object, keys: Sequence[str], events: bool = False
     ) -> dict[str, JSON]:
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         parts = _OBSERVATION_PARTS
         out: dict[str, JSON] = {}
         for key in keys:
@@ -952,7 +952,7 @@ class RatsState(State[RatsAction, Rats]):
         obs["seat"] = None
         return obs
 
-    def sample_consistent(self, seat: int, rng: Rng) -> RatsState:
+    def sample_consistent(self, seat: object, rng: Rng) -> RatsState:
         """A state that agrees with all ``seat`` knows, uniform over the ones the rules allow.
 
         ``seat`` knows its hand, every card played face up (so which cards each player has
@@ -963,7 +963,7 @@ class RatsState(State[RatsAction, Rats]):
         as many cards above its last one as it has still to lay.  The sample keeps no seed, log
         or initial deal of the real game.
         """
-        self._check_seat(seat)
+        seat = self._check_seat(seat)
         s = self.clone()
         s._forget_origin(rng)
         s.initial_hands = ()
