@@ -1,7 +1,7 @@
 // Stored games: a list, and a viewer stepping through one game from a seat's view or the
 // spectator's, drawn with the same table as live play.
 import type { JSX } from "preact";
-import { useContext, useEffect, useState } from "preact/hooks";
+import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import type { RecordSummary, Replay, StateMsg } from "../protocol";
 import { Ctx, typing } from "./context";
@@ -62,19 +62,24 @@ export function ReplayView(p: { id: number; seat: number | null }): JSX.Element 
   }, [p.id, seat]);
 
   const last = replay ? replay.steps.length - 1 : 0;
+  // Read at the key press, not when the listener was made: a key pressed just after the
+  // replay appears (before effects run) still sees how many moves there are.
+  const lastRef = useRef(last);
+  lastRef.current = last;
   useEffect(() => {
     const onKey = (ev: KeyboardEvent) => {
       if (typing(ev)) return;
-      if (ev.key === "ArrowRight") setStep((s) => Math.min(last, s + 1));
+      const end = lastRef.current;
+      if (ev.key === "ArrowRight") setStep((s) => Math.min(end, s + 1));
       else if (ev.key === "ArrowLeft") setStep((s) => Math.max(0, s - 1));
       else if (ev.key === "Home") setStep(0);
-      else if (ev.key === "End") setStep(last);
+      else if (ev.key === "End") setStep(end);
       else return;
       ev.preventDefault();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [last]);
+  }, []);
 
   if (error) return <main class="page"><h1>Replay #{p.id}</h1><p class="error" role="alert">{error}</p></main>;
   if (!replay) return <main class="page"><h1>Replay #{p.id}</h1><p>Loading...</p></main>;
