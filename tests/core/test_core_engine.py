@@ -219,3 +219,22 @@ def test_the_trusted_fast_path_plays_the_same_game() -> None:
         trusted.apply_trusted(seat, action, time=1.0)
     assert trusted.snapshot() == checked.snapshot()
     assert trusted.record()["events"] == checked.record()["events"]
+
+
+def test_bot_attributes_are_in_the_order_they_were_set() -> None:
+    """What the terminal reads to save a bot's random numbers (a compiled bot has no
+    ``__dict__``; its attributes come in the same order)."""
+    import ratgames
+    from ratgames.core.bots import bot_attributes
+
+    for gid in ("rat-a-tat-cat", "rats"):
+        game = ratgames.get_game(gid)
+        bot = make_bot(game, "ismcts:iterations=5", seed=3)
+        names = [name for name, _ in bot_attributes(bot)]
+        assert names[:3] == ["game", "rng", "settings"]
+        assert names.index("iterations") < names.index("_rollout_bots") < names.index("_own")
+        values = dict(bot_attributes(bot))
+        assert values["rng"] is bot.rng and values["iterations"] == 5
+        heuristic = make_bot(game, "heuristic")
+        assert [n for n, _ in bot_attributes(heuristic)][:3] == ["game", "rng", "settings"]
+        assert "name" not in dict(bot_attributes(heuristic))

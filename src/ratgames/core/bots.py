@@ -15,6 +15,7 @@ a game id (such as ``random``) play every game.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -144,6 +145,29 @@ class RandomBot(Bot):
 
 
 @mypyc_attr(native_class=False)  # a plain Python class even when compiled
+def bot_attributes(bot: Bot) -> list[tuple[str, Any]]:
+    """A bot's attributes as (name, value), in the order they were first set (``vars(bot)``).
+
+    A bot of a compiled build has no ``__dict__``; its attributes are read in the order its
+    classes declare them, base classes first, which is the order their ``__init__`` sets them.
+    """
+    try:
+        return list(vars(bot).items())
+    except TypeError:
+        names: list[str] = []
+        for cls in reversed(type(bot).__mro__):
+            for name in cls.__dict__.get("__mypyc_attrs__", ()):
+                # Instance attributes are the class's data descriptors; "name" is a class
+                # attribute in Python (each bot class's registered name), never set per bot.
+                if (
+                    name not in names
+                    and name != "name"
+                    and inspect.isdatadescriptor(getattr(type(bot), name, None))
+                ):
+                    names.append(name)
+        return [(n, getattr(bot, n)) for n in names if hasattr(bot, n)]
+
+
 @dataclass(frozen=True)
 class BotEntry:
     """A registered bot: its name, class, one-line description and the games it plays.

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ratgames.core.bots import Bot, SeatView, make_bot
+from ratgames.core.bots import Bot, SeatView, bot_attributes, make_bot
 from ratgames.core.errors import IllegalAction, RatgamesError, RecordError
 from ratgames.core.game import Game, State
 from ratgames.core.records import load_record, replay
@@ -79,7 +79,7 @@ def _generators(obj: object, seen: set[int]) -> Iterator[Rng]:
         yield obj
         return
     if isinstance(obj, Bot):
-        for value in vars(obj).values():
+        for _name, value in bot_attributes(obj):
             yield from _generators(value, seen)
     elif isinstance(obj, list | tuple):
         for value in obj:
