@@ -58,6 +58,7 @@ class LazyGroup(click.Group):
         "bot": "ratgames.server.cli:bot",
         "report": "ratgames.report.cli:report",
         "hunt": "ratgames.games.egyptian_ratscrew.hunt_cli:hunt",
+        "compile": "ratgames.compiled_cli:compile_group",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
