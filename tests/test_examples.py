@@ -17,7 +17,18 @@ from ratgames.levels import levels_for
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-SUBCOMMANDS = ("games", "rules", "play", "bots", "simulate", "tournament", "replay", "stats")
+SUBCOMMANDS = (
+    "games",
+    "rules",
+    "play",
+    "bots",
+    "simulate",
+    "tournament",
+    "replay",
+    "stats",
+    "report",
+    "hunt",
+)
 
 
 ONLINE = ("serve", "join", "bot", "export", "db")
@@ -66,6 +77,7 @@ def shrink(command: str, tmp: Path, record: Path) -> list[str]:
     command = command.replace("~/.ratgames/records/rat-a-tat-cat-....json", str(record))
     command = re.sub(r"iterations=\d+", "iterations=2", command)
     command = re.sub(r"seconds=[\d.]+", "seconds=0.01", command)
+    command = command.split("   (")[0]  # a remark after the command in a help text
     args = shlex.split(command)
     out: list[str] = []
     it = iter(args)
@@ -73,8 +85,14 @@ def shrink(command: str, tmp: Path, record: Path) -> list[str]:
         if arg in ("-g", "--games"):
             out += [arg, "1"]
             next(it)
-        elif arg in ("--json", "--out"):
+        elif arg in ("--json", "--out", "--checkpoint"):
             out += [arg, str(tmp / Path(next(it)).name)]
+        elif arg == "--deals":
+            out += [arg, "2000"]
+            next(it)
+        elif arg == "--seconds":
+            out += [arg, "1"]
+            next(it)
         else:
             out.append(arg)
     if out[0] in ("simulate", "tournament") and "rats" in out[1:4]:
@@ -113,8 +131,23 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return records / "done.json"
 
 
+REPORT_INPUTS = {
+    "knock": "simulate rat-a-tat-cat -n 2 -o mode=round -g 2 -w 1 -b heuristic --sweep knock=9,12",
+    "": "simulate rats -g 2 -w 1 -o max_rounds=1 -b heuristic random --per-game",
+}
+"""Runs that write the JSON a ``report`` example reads (by the start of its file name)."""
+
+
 def check(capsys: pytest.CaptureFixture[str], command: str, tmp: Path, record: Path) -> None:
     args = shrink(command, tmp, record)
+    backend = args[args.index("--backend") + 1] if "--backend" in args[:-1] else "local"
+    if "--address" in args or backend == "ray":
+        return  # a Ray cluster: tests/test_ray_backend.py runs these against a real one
+    if args[0] == "report":
+        for name in [a for a in args[1:] if a.endswith(".json") and not Path(a).exists()]:
+            maker = next(m for key, m in REPORT_INPUTS.items() if name.startswith(key))
+            code, out, err = run(capsys, [*shlex.split(maker), "--json", name])
+            assert code == 0, f"ratgames {maker}\n{out}\n{err}"
     code, out, err = run(capsys, args)
     assert code == 0, f"ratgames {' '.join(args)}\n{out}\n{err}"
 

@@ -19,16 +19,22 @@ def _installed(*modules: str) -> bool:
         return False
 
 
+COVERED = ("caged-rats", "rat-a-tat-cat", "rats")
+"""The turn-based games the OpenSpiel registration (ratgames.rl.openspiel) covers."""
+
 if _installed("numpy", "open_spiel"):
-    register_lazy_bot(
-        "openspiel-ismcts",
-        "ratgames.rl.bots:OpenSpielIsmctsBot",
-        "OpenSpiel's IS-MCTS with random roll-outs, through the OpenSpiel registration",
-        turn_based_only=True,
-    )
-    register_lazy_bot(
-        "openspiel-mcts",
-        "ratgames.rl.bots:OpenSpielMctsBot",
-        "OpenSpiel's MCTS over determinized deals, through the OpenSpiel registration",
-        turn_based_only=True,
-    )
+    for game_id in COVERED:
+        register_lazy_bot(
+            "openspiel-ismcts",
+            "ratgames.rl.bots:OpenSpielIsmctsBot",
+            "OpenSpiel's IS-MCTS with random roll-outs, through the OpenSpiel registration",
+            turn_based_only=True,
+            game_id=game_id,
+        )
+        register_lazy_bot(
+            "openspiel-mcts",
+            "ratgames.rl.bots:OpenSpielMctsBot",
+            "OpenSpiel's MCTS over determinized deals, through the OpenSpiel registration",
+            turn_based_only=True,
+            game_id=game_id,
+        )
