@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import ratgames
-from ratgames.core.bots import Bot, SeatView, make_bot
+from ratgames.core.bots import Bot, SeatView, bot_attributes, make_bot
 from ratgames.core.game import Game, State
 from ratgames.tui.session import (
     random_states,
@@ -90,7 +90,7 @@ def test_a_resumed_game_goes_on_exactly_as_the_uninterrupted_one(
         assert (old is None) == (new is None)
         if old is not None and new is not None:
             assert random_states(new) == random_states(old)
-            assert vars(new).keys() == vars(old).keys()
+            assert dict(bot_attributes(new)).keys() == dict(bot_attributes(old)).keys()
     state = resumed.state
     assert state.snapshot() == part.snapshot()
     while not state.is_over():
@@ -111,7 +111,7 @@ def test_a_forgetful_bot_without_its_history_would_play_differently() -> None:
     fresh = make_bot(game, "heuristic:memory=0.5", seed=4)
     fresh.new_game(1)
     assert fed is not None
-    assert vars(fed)["_mem"] == vars(bots[1])["_mem"]
+    assert dict(bot_attributes(fed))["_mem"] == dict(bot_attributes(bots[1]))["_mem"]  # type: ignore[arg-type]
     assert random_states(fresh) != random_states(bots[1])  # type: ignore[arg-type]
 
 
