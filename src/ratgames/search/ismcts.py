@@ -361,14 +361,20 @@ class IsmctsBot(Bot):
             for seat, bot in enumerate(bots):
                 bot.new_game(seat)
         steps = 0
-        while not state.is_over() and steps < self.depth and (stage < 0 or state.stage() == stage):
-            seat = state.seats_to_act()[0]
-            if bots is None:
-                legal = state.legal_actions(seat)
-                action = legal[rng.randbelow(len(legal))]
-            else:
-                action = bots[seat].act(SeatView(state, seat))
-            state.apply_trusted(seat, action)
+        depth = self.depth
+        is_over, stage_now, to_act = state.is_over, state.stage, state.seats_to_act
+        apply = state.apply_trusted
+        if bots is None:
+            legal_actions, randbelow = state.legal_actions, rng.randbelow
+            while not is_over() and steps < depth and (stage < 0 or stage_now() == stage):
+                seat = to_act()[0]
+                legal = legal_actions(seat)
+                apply(seat, legal[randbelow(len(legal))])
+                steps += 1
+            return
+        while not is_over() and steps < depth and (stage < 0 or stage_now() == stage):
+            seat = to_act()[0]
+            apply(seat, bots[seat].act(SeatView(state, seat)))
             steps += 1
 
 

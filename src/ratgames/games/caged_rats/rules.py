@@ -626,7 +626,8 @@ class CagedRatsState(State[Act, CagedRats]):
         return self.phase == OVER
 
     def legal_actions(self, seat: object) -> list[Act]:
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = self._check_seat(seat)
         phase = self.phase
         if seat != self.actor or phase == OVER:
             return []
@@ -675,7 +676,8 @@ class CagedRatsState(State[Act, CagedRats]):
         """Refuse a seat that is not one, a finished game, an object that is no Caged Rats action
         (:class:`InvalidNotation`) and a move the rules do not allow now (:class:`IllegalAction`),
         each with its reason."""
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = self._check_seat(seat)
         if self.phase == OVER:
             raise IllegalAction("the game is over")
         act = canonical_action(action)

@@ -772,7 +772,8 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         """The move of the seat to play or collect, and a slap at the current pile version for
         every seat that may slap it.  (A slap at an older version the seat has not slapped yet
         is accepted too, see :meth:`is_legal`, but not listed.)"""
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = self._check_seat(seat)
         phase = self.phase
         if phase == OVER:
             return []
@@ -813,7 +814,8 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
     def check(self, seat: object, action: object) -> None:
         """Raise :class:`IllegalAction` with the reason unless ``action`` is legal for ``seat``
         (:class:`InvalidNotation` for an object that is not an action of this game at all)."""
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = self._check_seat(seat)
         if self.phase == OVER:
             raise IllegalAction("the game is over")
         if not self._legal(seat, action):
@@ -1146,7 +1148,7 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         # Without slaps only the face cards decide how play goes on, so a position is the same
         # as soon as the face cards are back in their places (number cards may differ).
         table = _STRIP if self.game.slaps else _FACES
-        key = bytes((self.turn,)) + _SEP.join(bytes(s).translate(table) for s in self.stacks)
+        key = bytes((self.turn,)) + _SEP.join([bytes(s).translate(table) for s in self.stacks])
         seen = self.history.get(key)
         if seen is not None and seen == self.disrupt:
             self.cycle = True

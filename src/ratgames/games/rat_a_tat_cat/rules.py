@@ -156,6 +156,7 @@ _ALL_ACTIONS: dict[Act, Act] = {
     a: a for a in (DRAW, TAKE, DISCARD, NOSWAP, KNOCK, END, *REPLACE, *PEEKS, *SWAPS.values())
 }
 _ACTION_BY_TEXT: dict[str, Act] = {_text(a): a for a in _ALL_ACTIONS}
+_CANONICAL_IDS = frozenset(id(a) for a in _ALL_ACTIONS)
 ACTION_FORMS = (
     "draw, take, replace N, discard, peek N, swap N P:M, noswap, knock, end "
     "(N and M are slots 1-4, P a seat number)"
@@ -165,6 +166,8 @@ ACTION_FORMS = (
 def _canonical(action: object) -> Act | None:
     """The game's own action equal to ``action``, or None if ``action`` is not one of them with
     every field an ``int`` (``True`` is not ``1`` and ``1.0`` is not ``1`` here)."""
+    if id(action) in _CANONICAL_IDS:  # one of the game's own objects (they live for ever)
+        return cast(Act, action)
     if action.__class__ is not Act:
         return None
     # Fields of any type (a compiled build would otherwise convert them to the declared ones).
@@ -879,7 +882,8 @@ class RatState(State[Act, RatATatCat]):
         return logistic_shares([-t for t in self.totals], 12.0, self.active)
 
     def legal_actions(self, seat: object) -> list[Act]:
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = self._check_seat(seat)
         if seat != self.turn:
             return []
         ph = self.phase
@@ -912,7 +916,8 @@ class RatState(State[Act, RatATatCat]):
     def check(self, seat: object, action: object) -> None:
         """:class:`InvalidNotation` unless ``action`` is an action of the game, then
         :class:`IllegalAction` with the reason unless ``seat`` may take it now."""
-        seat = self._check_seat(seat)
+        if type(seat) is not int or not 0 <= seat < self.game.players:
+            seat = self._check_seat(seat)
         g = self.game
         act = g.own_action(action)
         if act is None:
@@ -1088,7 +1093,8 @@ class RatState(State[Act, RatATatCat]):
             self.held = card
             self.held_pub = False
             self.phase = HOLD
-            self._event(Drew, (seat,))
+            self.evn += 1
+            self.evlog = ((Drew, (seat,)), self.evlog)
             return
         self.discard.append(card)
         self._event(PowerDrawn, (seat, card))
@@ -1130,7 +1136,8 @@ class RatState(State[Act, RatATatCat]):
         self.origin[idx] = 2 * self.pool + 1
         self.faceup[idx] = False
         self.held = -1
-        self._event(Replaced, (seat, slot + 1, old, value if value >= 0 else None))
+        self.evn += 1
+        self.evlog = ((Replaced, (seat, slot + 1, old, value if value >= 0 else None)), self.evlog)
         self._end_turn(timed)
 
     def _discard(self, seat: int, timed: bool) -> None:
