@@ -293,6 +293,15 @@ def field(seconds: float) -> tuple[list[dict[str, Any]], list[str]]:
     return rows, notes
 
 
+def engine() -> str:
+    """Which build of the engine this process runs (the compiled one, or why not)."""
+    try:
+        from ratgames import compiled
+    except ImportError:  # an engine from before the compiled build
+        return "Python modules"
+    return compiled.status()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -358,6 +367,7 @@ def main() -> None:
     console = Console()
     console.print(table)
     console.print(costs)
+    console.print(f"engine: {engine()}")
     others: list[dict[str, Any]] = []
     if args.field:
         others, notes = field(args.seconds)
@@ -383,7 +393,11 @@ def main() -> None:
             console.print(note)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"ratgames": rows, "field": others} if args.field else rows, fh, indent=1)
+            json.dump(
+                {"engine": engine(), "ratgames": rows, "field": others} if args.field else rows,
+                fh,
+                indent=1,
+            )
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from rich.console import Console
 from rich.table import Table
 
 import ratgames
+from bench_games import engine
 from ratgames.core.bots import SeatView, make_bot
 from ratgames.core.game import Game, State
 from ratgames.core.rng import Rng
@@ -147,6 +148,7 @@ def main() -> None:
             r["game"], r["rollout"], f"{r['iterations_per_s']:,.0f}", f"{r['ms_per_move']:,.1f}"
         )
     Console().print(table)
+    Console().print(f"engine: {engine()}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(rows, fh, indent=1)
