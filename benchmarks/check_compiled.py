@@ -9,8 +9,9 @@ compile build``).  For every game, each player count the generic tests use with 
 options and each option variant at the smallest table, it plays ``--games`` seeded random games
 twice, in a process that runs the Python modules (``RATGAMES_COMPILED=off``) and in one that
 runs the compiled build (``RATGAMES_COMPILED=require``), and compares digests of everything a
-caller can see: every legal list and action, every seat's final observation, the outcome, and
-the cards of a sample (``sample_consistent``) every 25 moves, in the order the sample deals them.
+caller can see: every legal list and action (their hashes, PYTHONHASHSEED fixed), every seat's
+final observation, the outcome, and the cards of a sample (``sample_consistent``) every 25
+moves, in the order the sample deals them.
 Even seeds play through the checked ``apply``, odd seeds through ``apply_trusted``.  Any
 difference is reported with the first chunk of seeds where it shows, and the exit code is 1.
 
@@ -23,6 +24,7 @@ import argparse
 import hashlib
 import json
 import os
+import struct
 import subprocess
 import sys
 import time
@@ -53,7 +55,8 @@ def play_chunk(gid: str, players: int, options: dict[str, Any], start: int, coun
             seat = to_act[rng.randbelow(len(to_act))] if len(to_act) > 1 else to_act[0]
             legal = state.legal_actions(seat)
             action = legal[rng.randbelow(len(legal))]
-            digest.update(f"{seat}:{'|'.join(map(str, legal))}>{action};".encode())
+            # hash() of the actions (the same in both workers: PYTHONHASHSEED is fixed).
+            digest.update(struct.pack("<qqq", seat, hash(tuple(legal)), hash(action)))
             if step % 25 == 12:
                 sample = state.sample_consistent(seat, Rng(seed * 1000 + step))
                 digest.update(bytes(c & 255 for c in sample.cards()))
@@ -89,7 +92,7 @@ def configs(only: list[str] | None) -> list[tuple[str, str, int, dict[str, Any]]
 
 
 def run_worker(mode: str, gid: str, players: int, options: dict, start: int, count: int) -> dict:
-    env = {**os.environ, "RATGAMES_COMPILED": mode}
+    env = {**os.environ, "RATGAMES_COMPILED": mode, "PYTHONHASHSEED": "0"}
     args = [gid, str(players), json.dumps(options), str(start), str(count)]
     done = subprocess.run(
         [sys.executable, __file__, "--worker", *args],
