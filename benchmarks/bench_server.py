@@ -166,16 +166,19 @@ async def _client_process(
     for seats in by_table.values():
         seats[0].client.host("start")
     start = time.monotonic()
+    cpu = time.process_time()
     until = start + seconds
     everyone = [p for seats in by_table.values() for p in seats]
     await asyncio.gather(*(p.play(until) for p in everyone))
     elapsed = time.monotonic() - start
+    cpu = time.process_time() - cpu
     for p in everyone:
         await p.client.close()
     return {
         "latencies": [x for p in everyone for x in p.latencies],
         "errors": sum(p.errors for p in everyone),
         "elapsed": elapsed,
+        "cpu": cpu,
         "by_table": {code: [a for p in seats for a in p.acked] for code, seats in by_table.items()},
     }
 
@@ -252,6 +255,7 @@ def run(
         if latencies
         else None,
         "server_cpu_share": None if server_cpu is None else round(server_cpu / elapsed, 2),
+        "client_cpu_share": round(sum(p["cpu"] for p in parts) / elapsed, 2),
         "server_cpu_ms_per_action": None
         if server_cpu is None or not actions
         else round(1000 * server_cpu / actions, 2),

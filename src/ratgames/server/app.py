@@ -88,7 +88,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = store.make_engine(url)
+        engine = store.make_engine(url, background_checkpoints=True)
         await asyncio.to_thread(store.upgrade, engine)
         lobby = Lobby(engine, settings)
         if lobby.settings.warm_pool:

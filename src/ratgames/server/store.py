@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -79,6 +80,8 @@ records = sa.Table(
     sa.Column("record", sa.Text, nullable=False),
 )
 
+log = logging.getLogger("ratgames.server")
+
 
 def ratgames_home() -> Path:
     """``$RATGAMES_HOME``, or ``~/.ratgames``."""
@@ -100,9 +103,13 @@ def database_url(given: str | None) -> str:
     return f"sqlite:///{Path(given).expanduser().resolve()}"
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
     """An engine for ``url``.  SQLite files get WAL mode, ``synchronous=NORMAL`` (a commit
-    survives the process being killed) and a busy timeout; their folder is made."""
+    survives the process being killed) and a busy timeout; their folder is made.
+
+    With ``background_checkpoints`` (the server's engine), commits never copy the WAL back into
+    the database themselves: a :class:`Writer` does it from a thread of its own, so that no
+    commit waits for the disk's flush of a checkpoint."""
     if url.startswith("sqlite"):
         path = sa.engine.make_url(url).database
         if path and path != ":memory:":
@@ -115,6 +122,8 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA busy_timeout=30000")
+            if background_checkpoints:
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()
 
         return engine
@@ -401,6 +410,10 @@ def iter_records(engine: Engine, game: str | None = None) -> Iterator[tuple[int,
 # --- the writer ----------------------------------------------------------------------------------
 
 
+CHECKPOINT_SECONDS = 1.0
+"""How often the server copies SQLite's WAL back into the database."""
+
+
 class Writer:
     """Commits queued operations from one thread, many per transaction.
 
@@ -418,8 +431,16 @@ class Writer:
         self._stop = False
         self._thread = threading.Thread(target=self._loop, name="ratgames-db-writer", daemon=True)
         self._thread.start()
+        self._stopped = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if engine.dialect.name == "sqlite":
+            self._checkpointer = threading.Thread(
+                target=self._checkpoint_loop, name="ratgames-db-checkpoint", daemon=True
+            )
+            self._checkpointer.start()
         self.commits = 0
         self.operations = 0
+        self.checkpoints = 0
 
     async def run(self, op: Callable[[Connection], Any]) -> Any:
         """Queue ``op`` and wait for its commit."""
@@ -430,10 +451,28 @@ class Writer:
         return await future
 
     def close(self) -> None:
-        """Commit what is queued and stop the thread."""
+        """Commit what is queued and stop the threads."""
         self._stop = True
         self._wake.set()
         self._thread.join(timeout=30)
+        self._stopped.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join(timeout=30)
+            self._checkpoint()
+
+    def _checkpoint_loop(self) -> None:
+        """Copy the WAL back into an SQLite database now and then (PASSIVE: never blocking a
+        commit), so that the disk's flush of a checkpoint happens here, not in a commit."""
+        while not self._stopped.wait(CHECKPOINT_SECONDS):
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            self.checkpoints += 1
+        except Exception:  # a busy or closed database: the next one will do it
+            log.warning("a WAL checkpoint failed", exc_info=True)
 
     def _loop(self) -> None:
         while True:

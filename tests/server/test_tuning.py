@@ -1,0 +1,64 @@
+"""The server's two guards against pauses: SQLite checkpoints in a thread of their own (no
+commit waits for the disk's flush), and a garbage collector whose full passes walk only newer
+objects."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+from ratgames.server import store
+
+
+def test_commits_leave_checkpoints_to_the_writers_own_thread(tmp_path: Path) -> None:
+    path = tmp_path / "t.db"
+    engine = store.make_engine(f"sqlite:///{path}", background_checkpoints=True)
+    store.upgrade(engine)
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    row = store.TableRow(
+        "ABCDEF", "rats", 2, {}, True, "playing", "h" * 64, {"policy": "wait"}, 7, 1,
+        None, None, None, "2026-01-01T00:00:00+00:00",
+    )  # fmt: skip
+
+    async def main() -> int:
+        writer = store.Writer(engine)
+        await writer.run(store.op_save_table(row, [store.SeatRow(0, "open")]))
+        for n in range(1, 301):
+            await writer.run(store.op_add_actions("ABCDEF", [(n, 0, f"a{n}", None)]))
+        wal = path.with_name("t.db-wal").stat().st_size
+        assert wal > 0  # the commits went to the WAL and were not copied back by themselves
+        writer.close()  # a last checkpoint
+        return writer.checkpoints
+
+    assert asyncio.run(main()) >= 1
+    stored = store.load_table(engine, "ABCDEF")
+    assert stored is not None and len(stored.actions) == 300
+    engine.dispose()
+    # Another engine (a command such as `ratgames export`) keeps SQLite's own checkpoints.
+    other = store.make_engine(f"sqlite:///{path}")
+    with other.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
+    other.dispose()
+
+
+def test_full_passes_freeze_what_survives_and_now_and_then_look_at_everything() -> None:
+    code = """
+import gc
+from ratgames.server.cli import quiet_garbage_collector
+quiet_garbage_collector(unfreeze_every=3600)
+frozen = gc.get_freeze_count()
+assert frozen > 10_000, frozen
+keep = [[i] for i in range(50_000)]
+gc.collect()
+assert gc.get_freeze_count() >= frozen + 50_000
+gc.callbacks.clear()
+quiet_garbage_collector(unfreeze_every=0)
+gc.collect()
+assert gc.get_freeze_count() == 0  # a whole pass: everything is looked at again
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr
