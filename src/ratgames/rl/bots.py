@@ -88,6 +88,8 @@ class _OpenSpielBot(Bot):
     def act(self, view: SeatView) -> Hashable:
         start = time.perf_counter()
         legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0]  # nothing to think about (and no time to learn from)
         ids: list[int] = []
         while True:
             ids.append(self._choose(view, ids))
@@ -95,8 +97,11 @@ class _OpenSpielBot(Bot):
             if action is not None:
                 break
         if self.seconds > 0:
+            # At most twice as many simulations as last time: a quick move (few choices) must
+            # not set the next, harder one a count that takes many times the budget.
             took = max(1e-6, time.perf_counter() - start)
-            self.sims = max(4, min(1_000_000, round(self.sims * self.seconds / took)))
+            wanted = round(self.sims * self.seconds / took)
+            self.sims = max(4, min(2 * self.sims, 1_000_000, wanted))
         return action
 
 
