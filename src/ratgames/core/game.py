@@ -545,7 +545,7 @@ class State(ABC, Generic[A, G]):
         t = None if time is None else self._check_time(time)
         act: A = cast(A, self.game.parse_action(action)) if isinstance(action, str) else action
         self.check(seat, act)
-        checked = cast(int, seat)  # check() refuses anything but a seat of the game
+        checked: int = seat  # type: ignore[assignment]  # check() refused any other seat
         if t is not None:
             self._time = t
         if self._recording:

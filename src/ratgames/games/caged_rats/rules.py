@@ -187,7 +187,8 @@ def canonical_action(action: object) -> Act | None:
     if type(action) is not Act or len(action) != 3:
         return None
     # Fields of any type (a compiled build would otherwise convert them to the declared ones).
-    kind, card, card2 = cast("tuple[object, object, object]", action)
+    fields: tuple[object, object, object] = action
+    kind, card, card2 = fields
     if type(kind) is not str or type(card) is not int or type(card2) is not int:
         return None
     if kind == "cage":

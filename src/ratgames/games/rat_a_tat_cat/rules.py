@@ -167,11 +167,12 @@ def _canonical(action: object) -> Act | None:
     """The game's own action equal to ``action``, or None if ``action`` is not one of them with
     every field an ``int`` (``True`` is not ``1`` and ``1.0`` is not ``1`` here)."""
     if id(action) in _CANONICAL_IDS:  # one of the game's own objects (they live for ever)
-        return cast(Act, action)
+        return action  # type: ignore[return-value]
     if action.__class__ is not Act:
         return None
     # Fields of any type (a compiled build would otherwise convert them to the declared ones).
-    k, a, p, b = cast("tuple[object, object, object, object]", action)
+    fields: tuple[object, object, object, object] = action
+    k, a, p, b = fields
     if k.__class__ is not int or a.__class__ is not int:
         return None
     if p.__class__ is not int or b.__class__ is not int:
@@ -314,6 +315,10 @@ class RatATatCat(Game):
         self.minutes = self.mode_kind == "minutes"
         self.p4 = self.players * SLOTS
         self.rows = self.players + 1
+        # The ids of the game's own action objects that are actions at this table.
+        self.own_ids = frozenset(
+            id(a) for a in _ALL_ACTIONS if a.kind != K_SWAP or a.p < self.players
+        )
         if self.mode_kind == "minutes" and self.mode_n > 24 * 60:
             raise OptionError("option 'mode': minutes=N allows at most 1440 minutes")
 
@@ -919,7 +924,8 @@ class RatState(State[Act, RatATatCat]):
         if type(seat) is not int or not 0 <= seat < self.game.players:
             seat = self._check_seat(seat)
         g = self.game
-        act = g.own_action(action)
+        # The game's own action objects are known by identity; any other object is read.
+        act: Act | None = action if id(action) in g.own_ids else g.own_action(action)  # type: ignore[assignment]
         if act is None:
             raise InvalidNotation(g.not_an_action(action))
         if self.phase == OVER:
