@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ratgames.server import store
+from ratgames.server.cli import quiet_garbage_collector
 from ratgames.server.client import ClientError, TableClient, ahttp_json, http_json
 
 GAME = "rat-a-tat-cat"
@@ -186,6 +187,9 @@ async def _client_process(
 def _client_main(
     base: str, codes: list[int], think: float, seconds: float, ready: Any, go: Any, out: Any
 ) -> None:
+    # The load generator's own garbage collector must not pause it for hundreds of ms (it
+    # holds a thousand connections too): it would be counted as the server's latency.
+    quiet_garbage_collector()
     try:
         out.put(asyncio.run(_client_process(base, codes, think, seconds, ready, go)))
     except BaseException as exc:  # reported to the parent, which stops the run
