@@ -83,6 +83,9 @@ class Chance:
 
     def shuffle(self, cards: MutableSequence[int], what: str) -> None:
         """Shuffle ``cards`` in place (or put them in the scripted order)."""
+        if self.pos >= len(self.script):  # the script is over (or there is none)
+            self.rng.shuffle(cards)
+            return
         outcome = self._scripted(what)
         if outcome is None:
             self.rng.shuffle(cards)
@@ -96,6 +99,8 @@ class Chance:
 
     def below(self, n: int, what: str) -> int:
         """A uniform integer in ``range(n)`` (or the scripted one)."""
+        if self.pos >= len(self.script):
+            return self.rng.randbelow(n)
         outcome = self._scripted(what)
         if outcome is None:
             return self.rng.randbelow(n)

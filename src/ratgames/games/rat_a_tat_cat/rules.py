@@ -1226,10 +1226,8 @@ class RatState(State[Act, RatATatCat]):
                             self._power_shown(new)
                             new = self._pop_draw()
                         hands[idx] = new
-                        self._event(Fixed, (s, idx - s * SLOTS + 1, card, new))
-        # Everyone sees every row now.
-        self.known = hands * g.rows
-        self.faceup = [True] * g.p4
+                        self.evn += 1
+                        self.evlog = ((Fixed, (s, idx - s * SLOTS + 1, card, new)), self.evlog)
         active = self.active
         sums = [
             hands[b] + hands[b + 1] + hands[b + 2] + hands[b + 3] if active[b >> 2] else 0
@@ -1287,6 +1285,9 @@ class RatState(State[Act, RatATatCat]):
             self.round_cap_fired = True
         self.held = -1
         if over:
+            # Everyone sees every row now (a new round deals new rows).
+            self.known = hands * g.rows
+            self.faceup = [True] * g.p4
             self.phase = OVER
             self.outcome_ = self._make_outcome(sums)
         else:
