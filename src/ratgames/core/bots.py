@@ -94,7 +94,9 @@ class Bot:
     """
 
     params: ClassVar[tuple[Option, ...]] = ()
-    name: str = "bot"
+    name: ClassVar[str] = "bot"
+    """The bot's registered name (a class attribute, so that a subclass's own wins, compiled or
+    not)."""
     turn_based_only: ClassVar[bool] = False
     """True for bots that cannot play a real-time game (search takes turns)."""
 
@@ -157,13 +159,8 @@ def bot_attributes(bot: Bot) -> list[tuple[str, Any]]:
         names: list[str] = []
         for cls in reversed(type(bot).__mro__):
             for name in cls.__dict__.get("__mypyc_attrs__", ()):
-                # Instance attributes are the class's data descriptors; "name" is a class
-                # attribute in Python (each bot class's registered name), never set per bot.
-                if (
-                    name not in names
-                    and name != "name"
-                    and inspect.isdatadescriptor(getattr(type(bot), name, None))
-                ):
+                # Instance attributes are the class's data descriptors.
+                if name not in names and inspect.isdatadescriptor(getattr(type(bot), name, None)):
                     names.append(name)
         return [(n, getattr(bot, n)) for n in names if hasattr(bot, n)]
 
