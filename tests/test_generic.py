@@ -488,3 +488,92 @@ def test_records_made_before_still_replay_to_the_same_outcome(path: Path) -> Non
     record = json.loads(path.read_text(encoding="utf-8"))
     state = ratgames.replay(record)  # checks that the outcome is the recorded one
     assert state.is_over()
+
+
+# --- positions restored from snapshots (how an honest sample travels to a remote bot) ----------
+
+
+def _same_play(a: State, b: State, rng: Rng, steps: int, timed: bool) -> None:
+    """``a`` and ``b`` agree now and after each of ``steps`` random moves (the same for both)."""
+    players = a.game.players
+    clock = a._time
+    for _ in range(steps + 1):
+        assert _snap(a) == _snap(b)
+        assert a.seats_to_act() == b.seats_to_act()
+        for seat in range(players):
+            assert a.observation(seat) == b.observation(seat), f"seat {seat}'s observation"
+            assert a.legal_actions(seat) == b.legal_actions(seat), f"seat {seat}'s moves"
+        assert a.spectator_view() == b.spectator_view()
+        assert a.outcome() == b.outcome()
+        if a.is_over():
+            return
+        to_act = a.seats_to_act()
+        seat = to_act[rng.randbelow(len(to_act))]
+        legal = a.legal_actions(seat)
+        action = legal[rng.randbelow(len(legal))]
+        clock += 0.25 + rng.randbelow(4)
+        a.apply(seat, action, time=clock if timed else None)
+        b.apply(seat, action, time=clock if timed else None)
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
+def test_snapshots_restore_to_the_same_position(
+    game_id: str, players: int, options: dict[str, Any]
+) -> None:
+    """A real state or a seat's sample, restored from its snapshot (through JSON), is the same
+    position: the same snapshot, seats to act, legal moves, observations and outcome, now and
+    along a random continuation.  The restored state is a sample (it keeps no origin) whose later
+    chance events come from the generator it was given."""
+    game = ratgames.get_game(game_id, players=players, options=options)
+    timed = game.real_time
+    rng = Rng(0x5EED + players)
+    for state in _positions(game, 31 + players, 5, timed=timed):
+        originals = [state]
+        if not state.is_over():
+            originals += [state.sample_consistent(s, Rng(rng.next64())) for s in range(players)]
+        for original in originals:
+            k = rng.next64()
+            restored = game.restore(json.loads(json.dumps(original.snapshot())), Rng(k))
+            assert restored.sampled and restored.seed is None
+            with pytest.raises(RatgamesError):
+                restored.record()
+            reference = original.clone()
+            reference._forget_origin(Rng(k))
+            _same_play(reference, restored, Rng(rng.next64()), 60, timed)
+
+
+_WRONG_TYPES: list[Any] = ["🐀", -7, 2.5, True, [["x"]], {"x": 1}]
+
+
+@pytest.mark.parametrize("game_id", ratgames.game_ids())
+def test_bad_snapshots_are_refused_with_a_reason(game_id: str) -> None:
+    """Every malformed snapshot raises SnapshotError (never another error): not a mapping, a
+    missing entry, an unknown entry, an entry of the wrong type, or another game's position."""
+    from ratgames.core.errors import SnapshotError
+
+    game = ratgames.get_game(game_id)
+    state = game.new_state(seed=3)
+    for _ in range(7):  # a position a few moves in
+        seat = state.seats_to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    good = _snap(state)
+    game.restore(good, Rng(1))
+    for bad in (None, "x", [good], 3):
+        with pytest.raises(SnapshotError):
+            game.restore(bad, Rng(1))  # type: ignore[arg-type]
+    for key in good:
+        missing = {k: v for k, v in good.items() if k != key}
+        with pytest.raises(SnapshotError, match=key):
+            game.restore(missing, Rng(1))
+        for wrong in _WRONG_TYPES:
+            if good[key] is None or type(wrong) is type(good[key]):
+                continue
+            with pytest.raises(SnapshotError):
+                game.restore({**good, key: wrong}, Rng(1))
+    with pytest.raises(SnapshotError, match="surprise"):
+        game.restore({**good, "surprise": 1}, Rng(1))
+    for other_id in ratgames.game_ids():
+        if other_id != game_id:
+            other = ratgames.get_game(other_id).new_state(seed=3)
+            with pytest.raises(SnapshotError):
+                game.restore(_snap(other), Rng(1))

@@ -24,6 +24,7 @@ from .core import (
     Outcome,
     Rng,
     SeatView,
+    SnapshotError,
     State,
 )
 from .core.events import CARD, Event, event_json
@@ -80,6 +81,53 @@ class HighCard(Game):
         if isinstance(text, str) and text in _DIGITS:
             return int(text)
         raise DealError(f"{text!r} is not a card; the cards are 0-9")
+
+    def _restore(self, snapshot: Mapping[str, Any]) -> State:
+        keys = {"hands", "pile", "played", "turn", "turns_done", "log"}
+        if set(snapshot) != keys:
+            raise SnapshotError(
+                "a High Card snapshot has exactly the entries "
+                + ", ".join(sorted(keys))
+                + "; missing: "
+                + ", ".join(sorted(keys - set(snapshot)))
+                + "; unknown: "
+                + ", ".join(sorted(set(snapshot) - keys))
+            )
+
+        def cards(value: Any, what: str) -> list[int]:
+            if not isinstance(value, list):
+                raise SnapshotError(f"{what} is a list of cards 0-9")
+            try:
+                return [self.parse_card(c) for c in value]
+            except DealError as exc:
+                raise SnapshotError(f"{what}: {exc}") from None
+
+        def lists(value: Any, what: str) -> list[list[int]]:
+            if not isinstance(value, list) or len(value) != self.players:
+                raise SnapshotError(f"{what} is a list of {self.players} lists of cards")
+            return [cards(v, what) for v in value]
+
+        hands = lists(snapshot["hands"], "hands")
+        pile = cards(snapshot["pile"], "pile")
+        played = lists(snapshot["played"], "played")
+        turn, done = snapshot["turn"], snapshot["turns_done"]
+        for name, v, top in (("turn", turn, self.players), ("turns_done", done, 1000)):
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < top:
+                raise SnapshotError(f"{name} is a whole number from 0 to {top - 1}")
+        log = snapshot["log"]
+        if not isinstance(log, list) or not all(
+            isinstance(e, list) and len(e) == 2 and e[0] in range(self.players) for e in log
+        ):
+            raise SnapshotError("log is a list of [seat, card] pairs")
+        if sorted([c for h in hands for c in h] + pile + [c for p in played for c in p]) != list(
+            range(10)
+        ):
+            raise SnapshotError("a position holds each of the cards 0-9 exactly once")
+        state = HighCardState(self, Chance(0), hands, pile)
+        state.played = played
+        state.turn, state.turns_done = turn, done
+        state.log = [Played(e[0], cards([e[1]], "log")[0]) for e in log]
+        return state
 
     def rules(self) -> str:
         return "Play a card. Options: `turns`, `edition`."
@@ -221,6 +269,7 @@ class HighCardState(State[Play]):
             "played": self.played,
             "turn": self.turn,
             "turns_done": self.turns_done,
+            "log": [[e.seat, e.card] for e in self.log],
         }
 
     def cards(self) -> list[int]:

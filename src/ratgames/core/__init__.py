@@ -12,6 +12,7 @@ from .errors import (
     OptionError,
     RatgamesError,
     RecordError,
+    SnapshotError,
     UnknownNameError,
 )
 from .game import Action, Chance, Game, Outcome, State
@@ -38,6 +39,7 @@ __all__ = [
     "RecordError",
     "Rng",
     "SeatView",
+    "SnapshotError",
     "State",
     "UnknownNameError",
     "game_ids",

@@ -36,5 +36,10 @@ class DealError(RatgamesError):
     """An explicit deal that does not place every card of the game exactly once, or is malformed."""
 
 
+class SnapshotError(RatgamesError):
+    """A position (:meth:`State.snapshot`) that cannot be restored: malformed, of another game or
+    player count, or not a position the rules can reach with the game's cards."""
+
+
 class UnknownNameError(RatgamesError):
     """An unknown game, bot or level name."""

@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Generic, cast
 from typing_extensions import TypeVar
 
 from ._mypyc import mypyc_attr
-from .errors import DealError, IllegalAction, OptionError, RecordError
+from .errors import DealError, IllegalAction, OptionError, RecordError, SnapshotError
 from .options import Option, resolve_options
 from .rng import Rng
 
@@ -307,6 +307,37 @@ class Game(ABC):
             state = self._new_state(chance, deal)
         state._seed = seed
         return state
+
+    def restore(self, snapshot: Mapping[str, Any], rng: Rng) -> State:
+        """The position ``snapshot`` (:meth:`State.snapshot` of a state of this game, with these
+        players and options) as a state to play on: the same cards in the same places, the same
+        seats to act, legal actions and observations.
+
+        What a snapshot holds is the position, not its origin, so the state is a sample
+        (:attr:`State.sampled`): no seed, no log, no initial deal or record, and later chance
+        events draw from a generator seeded from ``rng``.  This is how a seat's honest sample
+        (:meth:`State.sample_consistent`) travels, as JSON, to a bot playing over a network.
+
+        A snapshot that is not one of this game's positions (bad JSON shape, unknown or missing
+        cards, impossible values) raises :class:`SnapshotError` naming what is wrong.
+        """
+        if not isinstance(snapshot, Mapping):
+            raise SnapshotError(
+                f"a snapshot is a mapping (JSON object), not {type(snapshot).__name__}"
+            )
+        try:
+            state = self._restore(snapshot)
+        except SnapshotError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise SnapshotError(f"not a {self.title} position: {exc}") from None
+        state._forget_origin(rng)
+        return state
+
+    def _restore(self, snapshot: Mapping[str, Any]) -> State:
+        """The state of ``snapshot`` (see :meth:`restore`, which then makes it a sample):
+        validated, with :class:`SnapshotError` naming what is wrong."""
+        raise SnapshotError(f"{self.title} positions cannot be restored from a snapshot")
 
     def describe(self) -> dict[str, JSON]:
         """The game's name, player counts and options, for listings."""
