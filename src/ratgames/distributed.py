@@ -97,6 +97,42 @@ def import_ray() -> Any:
         ) from exc
 
 
+def open_ray(address: str | None, cpus: int | None = None) -> tuple[Any, Callable[[], None] | None]:
+    """The ``ray`` module, connected: to the cluster at ``address`` (checked first with
+    :func:`check_reachable`), or to a Ray started on this machine with ``cpus`` CPUs (all by
+    default) with a small object store and no dashboard.  Ray's notices go to stderr and its
+    workers' logs stay on the workers.  Returns the module and what disconnects (and stops a
+    Ray started here), or None for that when this process was already connected to a Ray (which
+    is then used as it is).  Failures are :class:`BackendError`, in one line."""
+    ray = import_ray()
+    if address is not None:
+        check_reachable(address)
+    if ray.is_initialized():
+        return ray, None
+    quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
+    try:
+        if address is None:
+            ray.init(
+                address="local",
+                num_cpus=cpus,
+                include_dashboard=False,
+                object_store_memory=LOCAL_OBJECT_STORE,
+                **quiet,
+            )
+        else:
+            ray.init(address=address, **quiet)
+    except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
+        where = f"the Ray cluster at {address}" if address else "a local Ray"
+        raise BackendError(f"could not start or reach {where}: {exc}") from exc
+    undo_notices = _notices_to_stderr(ray)
+
+    def close() -> None:
+        ray.shutdown()
+        undo_notices()
+
+    return ray, close
+
+
 BotRegistration = tuple[str, type[Bot], str, str | None]
 """A bot's name, class, summary and game (the arguments of :func:`register_bot`)."""
 
@@ -180,42 +216,24 @@ class RayBackend:
         self._ray: Any = None
         self._task: Any = None
         self._owns_ray = False
-        self._undo_notices: Callable[[], None] = lambda: None
+        self._close: Callable[[], None] = lambda: None
         self._cluster_cpus = 0
         self._cpus_checked = 0.0
 
     def __enter__(self) -> RayBackend:
-        ray = import_ray()
-        if self.address is not None:
-            check_reachable(self.address)
-        if not ray.is_initialized():
-            quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
-            try:
-                if self.address is None:
-                    ray.init(
-                        address="local",
-                        num_cpus=self.cpus,
-                        include_dashboard=False,
-                        object_store_memory=LOCAL_OBJECT_STORE,
-                        **quiet,
-                    )
-                else:
-                    ray.init(address=self.address, **quiet)
-            except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
-                where = f"the Ray cluster at {self.address}" if self.address else "a local Ray"
-                raise BackendError(f"could not start or reach {where}: {exc}") from exc
-            self._owns_ray = True
-            self._undo_notices = _notices_to_stderr(ray)
+        ray, close = open_ray(self.address, self.cpus)
+        self._owns_ray = close is not None
+        self._close = close or (lambda: None)
         self._ray = ray
         self._task = ray.remote(num_cpus=1, max_retries=self.retries)(play_chunk)
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        if self._owns_ray and self._ray is not None:
-            self._ray.shutdown()
-            self._undo_notices()
+        if self._ray is not None:
+            self._close()
         self._ray = self._task = None
         self._owns_ray = False
+        self._close = lambda: None
 
     def describe(self) -> str:
         """Where the games are played, e.g. ``the Ray cluster at auto: 64 CPUs on 5 nodes``."""

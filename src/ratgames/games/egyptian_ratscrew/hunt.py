@@ -1054,24 +1054,6 @@ def _chunk_task(spec: HuntSpec, start: int, stop: int, floor: int, kernel: str) 
     return run_chunk(spec, start, stop, floor, kernel)
 
 
-def _check_reachable(address: str) -> None:
-    """Fail at once, in one line, if a cluster address (``host:port`` or ``ray://host:port``)
-    cannot be reached: Ray itself would retry for minutes.  ``auto`` and ``local`` are Ray's."""
-    import socket
-
-    if address in ("auto", "local"):
-        return
-    host, _, port = address.removeprefix("ray://").rpartition(":")
-    if not host or not port.isdigit():
-        raise HuntError(
-            f"the Ray address {address!r} is not host:port, ray://host:port, auto or local"
-        )
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
-    except OSError as exc:
-        raise HuntError(f"cannot reach a Ray cluster at {address}: {exc}") from exc
-
-
 def _run_ray(
     spec: HuntSpec,
     more: Callable[[], tuple[int, int] | None],
@@ -1084,39 +1066,12 @@ def _run_ray(
     """Chunks as Ray tasks, about two per CPU of the cluster in flight (the CPUs are read again
     every few seconds, so a cluster that grows gets more).  A task whose worker or node dies is
     run again by Ray; each chunk's result is taken once."""
-    # Off unless the environment says otherwise: token authentication (it writes to ~/.ray),
-    # usage statistics, and starting every worker through `uv run` when the driver runs so.
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
-    try:
-        import ray
-    except ImportError as exc:
-        raise HuntError(
-            "the ray backend needs Ray: install ratgames with the ray extra "
-            "(pip install 'ratgames[ray]')"
-        ) from exc
-    started = not ray.is_initialized()
-    if started:
-        import logging
+    from ratgames.distributed import BackendError, open_ray
 
-        quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
-        if address:
-            _check_reachable(address)
-        try:
-            if address:
-                ray.init(address=address, **quiet)
-            else:
-                ray.init(
-                    address="local",
-                    num_cpus=workers,
-                    include_dashboard=False,
-                    object_store_memory=256 * 1024 * 1024,  # results are small
-                    **quiet,
-                )
-        except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
-            where = f"reach a Ray cluster at {address}" if address else "start Ray on this machine"
-            raise HuntError(f"cannot {where}: {exc}") from exc
+    try:
+        ray, close = open_ray(address or None, None if address else workers)
+    except BackendError as exc:
+        raise HuntError(str(exc)) from exc
     try:
         remote = ray.remote(num_cpus=1, max_retries=5)(_chunk_task)
         pending: set[Any] = set()
@@ -1124,7 +1079,7 @@ def _run_ray(
         cpus, checked = 1, -1e9
         while True:
             if time.monotonic() - checked >= 10:
-                found = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+                found = ray.cluster_resources().get("CPU", 1)
                 cpus, checked = max(1, int(found)), time.monotonic()
             while not exhausted and len(pending) < 2 * cpus:
                 span = more()
@@ -1139,5 +1094,5 @@ def _run_ray(
                 pending.discard(ref)
                 take(ray.get(ref))
     finally:
-        if started:
-            ray.shutdown()
+        if close is not None:
+            close()
