@@ -7,15 +7,16 @@ import asyncio
 import json
 import random
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 import ratgames
 from ratgames.cli import app as cli_app
-from ratgames.core.bots import make_bot
 from ratgames.server import store
 from ratgames.server.client import TableClient, ahttp_json
-from ratgames.server.remote_bot import play_remote, remote_capable
+from ratgames.server.remote_bot import play_remote
 from ratgames.server.remote_tui import RemoteApp
 
 from .conftest import Running, run
@@ -44,11 +45,43 @@ def test_a_remote_bot_plays_a_seat(server: Running) -> None:
     run(main())
 
 
-def test_search_bots_cannot_play_remotely() -> None:
-    game = ratgames.get_game("rats")
-    message = remote_capable(make_bot(game, "ismcts:iterations=10"))
-    assert message is not None and "observation" in message
-    assert remote_capable(make_bot(game, "heuristic")) is None
+def test_a_remote_search_bot_plays_with_the_servers_samples(
+    server: Running, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ratgames bot CODE --bot ismcts``: a search bot asks the server for an honest sample
+    each turn it thinks, restores it, and searches from it."""
+    asked: list[int] = []
+    fetch = TableClient.sample
+
+    async def counting(self: TableClient, timeout: float = 15.0) -> dict[str, Any]:
+        answer = await fetch(self, timeout)
+        asked.append(answer["seq"])
+        return answer
+
+    monkeypatch.setattr(TableClient, "sample", counting)
+
+    async def main() -> None:
+        created = await create(server.base, "caged-rats", [{"kind": "open"}, {"kind": "open"}])
+        code = created["table"]["code"]
+        joined = await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Searcher"})
+        host = await connect(server.base, created)
+        game = ratgames.get_game("caged-rats", options={"single_deal": True})
+        remote = asyncio.create_task(
+            play_remote(server.base, code, joined["token"], game, "ismcts:iterations=40", seed=3)
+        )
+        await host.wait(lambda c: c.table is not None and c.table["seats"][1]["connected"])
+        host.host("start")
+        await play_out(host, random.Random(2))
+        outcome = await asyncio.wait_for(remote, 60)
+        assert outcome == host.state["outcome"]  # type: ignore[index]
+        record = await ahttp_json(server.base, f"/api/records/{host.state['record_id']}")  # type: ignore[index]
+        moves = [e for e in record["events"] if "action" in e and e.get("seat") == 1]
+        assert moves
+        await host.close()
+
+    run(main(), timeout=120)
+    assert len(asked) >= 3, "the search bot never asked for samples"
+    assert len(set(asked)) == len(asked), "one sample is asked once per position"
 
 
 def test_join_app_plays_through_the_server(server: Running) -> None:

@@ -13,6 +13,7 @@ import pytest
 
 import ratgames
 from ratgames.core.registry import get_game
+from ratgames.core.rng import Rng
 from ratgames.server.client import ClientError, TableClient, ahttp_json
 
 from .conftest import Running, run
@@ -158,6 +159,15 @@ def check_frames(game_id: str, record: dict[str, Any], frames: list[str], seat: 
                 assert item["event"] in shown["events"]
             seen |= _strings(shown) & cards
             checked += 1
+        elif frame["type"] == "sample":
+            # An honest sample holds cards in places the seat cannot see (dealt at random, by
+            # design): it must agree with everything the seat knows at that point.
+            assert frame["seat"] == seat
+            n = frame["seq"]
+            if n not in states:
+                states[n] = ratgames.replay(record, upto=n, check_outcome=False)
+            sample = game.restore(frame["state"], Rng(n))
+            assert sample.observation(seat) == states[n].observation(seat)
         else:
             leaked = (_strings(frame) & cards) - seen
             if frame["type"] == "chat":
@@ -184,12 +194,20 @@ def test_hostile_client_and_hidden_cards(server: Running, game: str) -> None:
         await eve.connect()
         watcher = TableClient(server.base, code, keep_frames=True)
         await watcher.connect()
-        # before the start: actions are refused
+        # before the start: actions and samples are refused
         with pytest.raises(ClientError) as refused:
             await eve.act("draw")
         assert refused.value.code == "wrong_status"
+        with pytest.raises(ClientError) as refused:
+            await eve.sample()
+        assert refused.value.code == "wrong_status"
         host.host("start")
         await eve.wait(lambda c: c.state is not None)
+        # samples are for seats: a spectator gets none; a seat gets one of its position
+        with pytest.raises(ClientError) as refused:
+            await watcher.sample()
+        assert refused.value.code == "not_a_seat"
+        await eve.sample()
         # another seat's token cannot be used to act for it from this connection: a hello
         # with a made-up token is refused, and the connection keeps its own seat
         eve.send({"type": "hello", "v": 1, "table": code, "token": "A" * 43})

@@ -43,6 +43,7 @@ from .protocol import (
     ProblemDetail,
     RecordSummary,
     Rematch,
+    SampleRequest,
     SeatChange,
     Start,
     TableInfo,
@@ -301,7 +302,9 @@ async def handle_message(lobby: Lobby, conn: Conn, raw: str) -> None:
         conn.error("bad_json", "a message is a JSON object with 'type' and 'v'")
         return
     kind = data.get("type")
-    ref = data.get("id") if kind == "action" and isinstance(data.get("id"), int) else None
+    ref = (
+        data.get("id") if kind in ("action", "sample") and isinstance(data.get("id"), int) else None
+    )
     if kind not in CLIENT_TYPES:
         conn.error(
             "unknown_type",
@@ -370,6 +373,12 @@ async def dispatch(lobby: Lobby, conn: Conn, msg: Any) -> None:
         }
         for other in list(table.conns):
             other.send(line)
+    elif isinstance(msg, SampleRequest):
+        if conn.seat is None:
+            raise RequestError(403, "not_a_seat", "samples are for seats; spectators see no hand")
+        if not table.token_still_valid(conn):
+            raise RequestError(403, "bad_token", "your seat token is no longer valid here")
+        conn.send(table.sample_for(conn.seat, msg.id))
     elif isinstance(msg, Leave):
         await leave(lobby, conn, table)
     else:

@@ -13,8 +13,6 @@ from typing import Any, TypeVar
 
 import click
 
-from ratgames.core.bots import make_bot
-
 from . import store
 
 DEFAULT_SERVER = "127.0.0.1:8000"
@@ -292,7 +290,7 @@ def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, s
     from ratgames.core.registry import get_game
 
     from .client import ClientError, http_json
-    from .remote_bot import play_remote, remote_capable
+    from .remote_bot import play_remote
     from .tables import resolve_bot
 
     base, table_code = _parse_target(code, server)
@@ -304,9 +302,6 @@ def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, s
         raise click.ClickException(f"cannot reach the server at {base}: {exc}") from None
     game = get_game(info["game"], players=info["players"], options=info["options"])
     resolved = resolve_bot(game, spec)
-    problem = remote_capable(make_bot(game, resolved))
-    if problem:
-        raise click.ClickException(problem)
     display = name or spec
     my_seat, token = _take_seat(base, table_code, display[:32], seat)
     click.echo(f"{resolved} plays seat {my_seat} of table {table_code}", err=True)

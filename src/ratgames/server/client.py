@@ -129,7 +129,7 @@ class TableClient:
         self.acked = 0
         """The highest seq acknowledged to this client."""
         self._ids = itertools.count(1)
-        self._waiting: dict[int, asyncio.Future[int]] = {}
+        self._waiting: dict[int, asyncio.Future[Any]] = {}
         self._changed = asyncio.Event()
         self._ws: ClientConnection | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -262,6 +262,10 @@ class TableClient:
                 self.errors.append(msg)
                 if self._welcome is not None and not self._welcome.done():
                     self._welcome.set_exception(ClientError(msg["code"], msg["message"]))
+        elif kind == "sample":
+            future = self._waiting.pop(msg["id"], None)
+            if future is not None and not future.done():
+                future.set_result(msg)
         elif kind == "chat":
             self.chat.append(msg)
         elif kind == "rematch":
@@ -340,6 +344,18 @@ class TableClient:
         if seen_at is not None:
             message["seen_at"] = seen_at
         self._queue_out(message)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._waiting.pop(ident, None)
+
+    async def sample(self, timeout: float = 15.0) -> dict[str, Any]:
+        """Ask for an honest sample of the hidden cards and wait for it: the ``sample`` message,
+        whose ``state`` is a snapshot for ``Game.restore`` (refused: ClientError)."""
+        ident = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[ident] = future
+        self._queue_out({"type": "sample", "v": V, "id": ident})
         try:
             return await asyncio.wait_for(future, timeout)
         finally:

@@ -140,6 +140,16 @@ class Rematch(Message):
     v: Version
 
 
+class SampleRequest(Message):
+    """Seats only, while the game is on: ask for an honest sample of the hidden cards (for a bot
+    that searches, such as ``ratgames bot CODE --bot ismcts``).  The server answers ``sample``
+    with the same ``id``."""
+
+    type: Literal["sample"]
+    v: Version
+    id: int = Field(ge=0, le=2**53)
+
+
 class Leave(Message):
     """Give up your seat (before the start only) or stop watching."""
 
@@ -148,12 +158,32 @@ class Leave(Message):
 
 
 ClientMessage = Annotated[
-    Hello | ActionMsg | Pong | ChatMsg | Start | SeatChange | FillBots | Rematch | Leave,
+    Hello
+    | ActionMsg
+    | Pong
+    | ChatMsg
+    | Start
+    | SeatChange
+    | FillBots
+    | Rematch
+    | Leave
+    | SampleRequest,
     Field(discriminator="type"),
 ]
 """Every message a client may send."""
 
-CLIENT_TYPES = ("hello", "action", "pong", "chat", "start", "seat", "fill_bots", "rematch", "leave")
+CLIENT_TYPES = (
+    "hello",
+    "action",
+    "pong",
+    "chat",
+    "start",
+    "seat",
+    "fill_bots",
+    "rematch",
+    "leave",
+    "sample",
+)
 
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -331,8 +361,24 @@ class RematchOut(Message):
     table: str
 
 
+class SampleOut(Message):
+    """The answer to ``sample``: a full position of the game after ``seq`` actions that agrees
+    with everything ``seat`` knows, with the cards it cannot see dealt at random among the places
+    they could be (the engine's ``sample_consistent``).  ``state`` is the position's snapshot
+    (the engine's ``State.snapshot()``, cards in the game's notation), which
+    ``Game.restore(state, rng)`` turns back into a state to search from.  It tells the seat
+    nothing its observation does not: it depends only on what the seat knows and on chance."""
+
+    type: Literal["sample"] = "sample"
+    v: Version = PROTOCOL_VERSION
+    id: int
+    seq: int
+    seat: int
+    state: dict[str, Any]
+
+
 ServerMessage = Annotated[
-    Welcome | TableMsg | StateMsg | Ack | ErrorMsg | Ping | ChatOut | RematchOut,
+    Welcome | TableMsg | StateMsg | Ack | ErrorMsg | Ping | ChatOut | RematchOut | SampleOut,
     Field(discriminator="type"),
 ]
 """Every message the server sends."""
@@ -451,6 +497,7 @@ def json_schema() -> dict[str, Any]:
             FillBots,
             Rematch,
             Leave,
+            SampleRequest,
             Welcome,
             TableMsg,
             StateMsg,
@@ -459,6 +506,7 @@ def json_schema() -> dict[str, Any]:
             Ping,
             ChatOut,
             RematchOut,
+            SampleOut,
             CreateTable,
             CreatedTable,
             JoinTable,

@@ -1,19 +1,23 @@
 """A bot playing a seat of a remote table through the protocol (``ratgames bot``).
 
 The bot is given a :class:`RemoteView`: the seat's observation and legal actions as the server
-sent them, nothing else.  Bots that need consistent samples of the hidden cards (search) cannot
-play this way: only the server can draw those (it hosts such bots at the table itself).
+sent them.  A bot that searches over samples of the hidden cards asks the view for them as usual;
+the first time it does in a turn, the view asks the server for one honest sample (the protocol's
+``sample`` message: a full position that agrees with everything the seat knows and nothing more),
+restores it with :meth:`Game.restore`, and draws every sample from it: a sample drawn from a
+position the seat cannot tell from the real one is drawn exactly as from the real one.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ratgames.core.bots import Bot, SeatView, make_bot
+from ratgames.core.bots import SeatView, make_bot
 from ratgames.core.game import Action, Game, State
 from ratgames.core.rng import Rng
 
@@ -22,18 +26,28 @@ from .tables import spawn
 
 
 class RemoteView(SeatView):
-    """A :class:`SeatView` made from what the server sent: the observation and legal actions."""
+    """A :class:`SeatView` made from what the server sent: the observation and legal actions,
+    and (through ``fetch_sample``, called at most once) the server's honest sample."""
 
-    __slots__ = ("_game", "_legal", "_observation")
+    __slots__ = ("_fetch", "_game", "_legal", "_lock", "_observation", "_sample")
 
     def __init__(
-        self, game: Game, seat: int, observation: dict[str, Any], legal: list[str], now: float
+        self,
+        game: Game,
+        seat: int,
+        observation: dict[str, Any],
+        legal: list[str],
+        now: float,
+        fetch_sample: Callable[[], State] | None = None,
     ) -> None:
         self._game = game
         self.seat = seat
         self.now = now
         self._observation = observation
         self._legal = [game.parse_action(text) for text in legal]
+        self._fetch = fetch_sample
+        self._sample: State | None = None
+        self._lock = threading.Lock()
 
     @property
     def game(self) -> Game:
@@ -50,22 +64,16 @@ class RemoteView(SeatView):
         return list(self._legal)
 
     def sample_consistent(self, rng: Rng) -> State:
-        raise RuntimeError(
-            "a remote bot sees only its observation: consistent samples of the hidden cards "
-            "are drawn by the server for the bots it hosts"
-        )
-
-
-def remote_capable(bot: Bot) -> str | None:
-    """Why ``bot`` cannot play remotely (None if it can)."""
-    if bot.turn_based_only:
-        return (
-            f"{bot.describe()} searches over samples of the hidden cards, which a remote client "
-            "cannot draw (it sees only its observation); seat it at the table as a server bot "
-            "instead (the host's 'seat' message or the table's seats), or use a bot that reads "
-            "the observation, such as heuristic"
-        )
-    return None
+        with self._lock:
+            if self._sample is None:
+                if self._fetch is None:
+                    raise RuntimeError(
+                        "this view has no connection to ask the server for samples of the "
+                        "hidden cards"
+                    )
+                self._sample = self._fetch()
+            base = self._sample
+        return base.sample_consistent(self.seat, rng)
 
 
 async def play_remote(
@@ -83,6 +91,7 @@ async def play_remote(
     pending: asyncio.TimerHandle | None = None
     pending_text = ""
     loop = asyncio.get_running_loop()
+    sampler = Rng(seed)
 
     def fire(text: str) -> None:
         nonlocal pending
@@ -100,13 +109,27 @@ async def play_remote(
             acted_at = state["seq"]
             if not state["legal"]:
                 continue
+            if not game.real_time:
+                # The bot thinks in a thread, so that pings are answered meanwhile; a sample it
+                # asks for comes from the server (for this very position, else it is stale).
+                view = RemoteView(
+                    game,
+                    seat,
+                    state["observation"],
+                    state["legal"],
+                    time.monotonic() - start,
+                    _sample_fetcher(client, game, state["seq"], loop, Rng(sampler.next64())),
+                )
+                try:
+                    action = await asyncio.to_thread(bot.act, view)
+                except (TimeoutError, ClientError, StaleSample):
+                    continue
+                with contextlib.suppress(ClientError):
+                    await client.act(str(action))
+                continue
             view = RemoteView(
                 game, seat, state["observation"], state["legal"], time.monotonic() - start
             )
-            if not game.real_time:
-                with contextlib.suppress(ClientError):
-                    await client.act(str(bot.act(view)))
-                continue
             if pending is not None and pending_text in state["legal"]:
                 continue
             if pending is not None:
@@ -120,6 +143,31 @@ async def play_remote(
         if pending is not None:
             pending.cancel()
         await client.close()
+
+
+class StaleSample(Exception):
+    """The table moved on while the bot was thinking: its sample is of an older position."""
+
+
+def _sample_fetcher(
+    client: TableClient, game: Game, seq: int, loop: asyncio.AbstractEventLoop, rng: Rng
+) -> Callable[[], State]:
+    """For a bot thinking in a worker thread: ask the server (on the event loop) for a sample of
+    the position after ``seq`` actions and restore it."""
+
+    def fetch() -> State:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop runs in this thread: good
+            pass
+        else:
+            raise RuntimeError("samples are fetched from a worker thread, not the event loop")
+        answer = asyncio.run_coroutine_threadsafe(client.sample(), loop).result(timeout=60)
+        if answer["seq"] != seq:
+            raise StaleSample(f"the sample is of action {answer['seq']}, not {seq}")
+        return game.restore(answer["state"], rng)
+
+    return fetch
 
 
 def _new_state(seen: int) -> Any:

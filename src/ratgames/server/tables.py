@@ -507,6 +507,26 @@ class Table:
             return
         await self.apply_now([(seat, text, None, conn, ref)])
 
+    def sample_for(self, seat: int, ref: int) -> dict[str, Any]:
+        """The ``sample`` message answering request ``ref`` of ``seat``: an honest sample of the
+        current position (it depends only on what the seat knows, and on fresh randomness)."""
+        state = self.state
+        if self.status != "playing" or state is None or state.is_over():
+            raise RequestError(
+                409,
+                "wrong_status",
+                "the game has not started" if self.status == "lobby" else "the game is over",
+            )
+        sample = state.sample_consistent(seat, Rng(secrets.randbits(63)))
+        return {
+            "type": "sample",
+            "v": PROTOCOL_VERSION,
+            "id": ref,
+            "seq": self.seq,
+            "seat": seat,
+            "state": sample.snapshot(),
+        }
+
     async def apply_now(
         self, items: list[tuple[int, str, float | None, Conn | None, int | None]]
     ) -> None:
