@@ -167,3 +167,36 @@ def test_client_reports_an_unreachable_server() -> None:
             raise AssertionError("connected to nothing")
 
     run(main())
+
+
+def test_ratgames_bot_seats_a_search_bot_from_the_command_line(
+    server: Running, tmp_path: Path
+) -> None:
+    """``ratgames bot CODE --bot ismcts...``, as a bot author runs it: it takes the open seat,
+    plays it to the end and prints the outcome."""
+    import os
+    import subprocess
+    import sys
+
+    async def main() -> None:
+        created = await create(server.base, "caged-rats", [{"kind": "open"}, {"kind": "open"}])
+        code = created["table"]["code"]
+        host = await connect(server.base, created)
+        env = {**os.environ, "RATGAMES_HOME": str(tmp_path)}
+        command = [sys.executable, "-c", "from ratgames.cli import app; app()", "bot", code]
+        command += ["--server", server.base, "--bot", "ismcts:iterations=30", "--seed", "4"]
+        process = await asyncio.create_subprocess_exec(
+            *command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        await host.wait(
+            lambda c: c.table is not None and c.table["seats"][1]["connected"], timeout=60
+        )
+        host.host("start")
+        await play_out(host, random.Random(5))
+        out, err = await asyncio.wait_for(process.communicate(), 60)
+        assert process.returncode == 0, err.decode()
+        assert json.loads(out) == host.state["outcome"]  # type: ignore[index]
+        assert f"plays seat 1 of table {code}" in err.decode()
+        await host.close()
+
+    run(main(), timeout=150)
