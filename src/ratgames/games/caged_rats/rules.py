@@ -12,6 +12,7 @@ Cards are the standard deck ints of :mod:`ratgames.cards`; seat 0 is red, seat 1
 
 from __future__ import annotations
 
+import json
 from bisect import insort
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -19,7 +20,13 @@ from typing import Any, NamedTuple, cast
 
 from ratgames import cards as deckmod
 from ratgames.core._mypyc import mypyc_attr
-from ratgames.core.errors import DealError, IllegalAction, InvalidNotation, OptionError
+from ratgames.core.errors import (
+    DealError,
+    IllegalAction,
+    InvalidNotation,
+    OptionError,
+    SnapshotError,
+)
 from ratgames.core.events import Event, event_json
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
@@ -109,6 +116,61 @@ def feed_choices_for(rats: tuple[int, ...], counts: tuple[int, ...], suit: int) 
         if len(short) == 1:
             return short
     return same
+
+
+class AfterDeal(NamedTuple):
+    """Where a rubber or match stands once a deal is scored (:func:`after_deal`)."""
+
+    scores: tuple[int, int]
+    """The running totals (back to 0 to 0 when a match goes on to a new rubber)."""
+    rubber_wins: tuple[int, int]
+    rubber_no: int
+    """The rubber now in play (or the last one, once the game is over)."""
+    rubber_winner: int
+    """The seat that won a rubber with this deal, else -1."""
+    over: bool
+    capped: bool
+    """The game stopped at the cap of ``max_deals`` deals."""
+
+
+def after_deal(
+    options: Mapping[str, Any],
+    totals: tuple[int, int],
+    rubber_wins: tuple[int, int],
+    rubber_no: int,
+    deals: int,
+) -> AfterDeal:
+    """How the game stands after deal number ``deals`` brought the rubber's ``totals``.
+
+    >>> options = {"single_deal": False, "target": 120, "match": True, "max_deals": 1000}
+    >>> after_deal(options, (130, 90), (0, 0), 1, 7)[:4]
+    ((0, 0), (1, 0), 2, 0)
+    """
+    scores = totals
+    winner = -1
+    over = False
+    if options["single_deal"]:
+        over = True
+    elif max(totals) >= options["target"] and totals[0] != totals[1]:
+        winner = 0 if totals[0] > totals[1] else 1
+        wins = [rubber_wins[0], rubber_wins[1]]
+        wins[winner] += 1
+        rubber_wins = (wins[0], wins[1])
+        if not options["match"] or wins[winner] == 2:
+            over = True
+        else:
+            rubber_no += 1
+            scores = (0, 0)
+    capped = not over and deals >= options["max_deals"]
+    return AfterDeal(scores, rubber_wins, rubber_no, winner, over or capped, capped)
+
+
+def next_dealer(dealer: int, points: tuple[int, int]) -> int:
+    """Who deals after a deal dealt by ``dealer`` that scored ``points``: its higher scorer; a
+    tied deal passes the deal on (-1, an unknown dealer, stays unknown after a tie)."""
+    if points[0] == points[1]:
+        return -1 if dealer < 0 else 1 - dealer
+    return 0 if points[0] > points[1] else 1
 
 
 @mypyc_attr(native_class=False)  # a plain Python class even when compiled
@@ -446,6 +508,12 @@ and captures per deal for each colour are reported too.
         state._init_core(self, chance)
         state._setup(dealer, red, black)
         return state
+
+    def _restore(self, snapshot: Mapping[str, Any]) -> CagedRatsState:
+        """The position of ``snapshot`` (:meth:`CagedRatsState.snapshot`), checked by playing
+        the current deal's events again from a deal that leads to it: every entry must be what
+        those events and the earlier deals' history make it (see :func:`restore_position`)."""
+        return restore_position(self, snapshot)
 
 
 def _read_deal(deal: Mapping[str, Any]) -> tuple[int, list[int], list[int]]:
@@ -898,35 +966,25 @@ class CagedRatsState(State[Act, CagedRats]):
         )
 
     def _end_deal(self) -> None:
-        opts = self.game.options
         summary = self._summary()
         pts = summary.points
         self.history += (summary,)
         self.deals += 1
-        self.scores = scores = (self.scores[0] + pts[0], self.scores[1] + pts[1])
-        self.plog = ((Scored, pts, scores), self.plog)
-        self.phase = CAGE
-        if opts["single_deal"]:
+        totals = (self.scores[0] + pts[0], self.scores[1] + pts[1])
+        self.plog = ((Scored, pts, totals), self.plog)
+        after = after_deal(self.game.options, totals, self.rubber_wins, self.rubber_no, self.deals)
+        if after.rubber_winner >= 0:
+            self.plog = ((RubberWon, after.rubber_winner, self.rubber_no, totals), self.plog)
+        self.scores = after.scores
+        self.rubber_wins = after.rubber_wins
+        self.rubber_no = after.rubber_no
+        if after.over:
             self.phase = OVER
-        elif max(scores) >= opts["target"] and scores[0] != scores[1]:
-            winner = 0 if scores[0] > scores[1] else 1
-            wins = list(self.rubber_wins)
-            wins[winner] += 1
-            self.rubber_wins = (wins[0], wins[1])
-            self.plog = ((RubberWon, winner, self.rubber_no, scores), self.plog)
-            if not opts["match"] or wins[winner] == 2:
-                self.phase = OVER
-            else:
-                self.rubber_no += 1
-                self.scores = (0, 0)
-        if self.phase != OVER and self.deals >= opts["max_deals"]:
-            self.phase = OVER
-            self.capped = True
-        if self.phase == OVER:
+            self.capped = after.capped
             self.actor = -1
             return
-        # The deal's higher scorer deals next; a tied deal passes the deal on.
-        dealer = 1 - self.dealer if pts[0] == pts[1] else (0 if pts[0] > pts[1] else 1)
+        self.phase = CAGE
+        dealer = next_dealer(self.dealer, pts)
         red = list(RED_CARDS)
         black = list(BLACK_CARDS)
         self._shuffle(red, "red shuffle")
@@ -1230,3 +1288,398 @@ _OBSERVATION_PARTS: dict[str, Callable[[CagedRatsState, int], JSON]] = {
 }
 """The observation's entries that bots read at every move, each built on its own exactly as
 :meth:`CagedRatsState.observation` builds it (:meth:`CagedRatsState.observation_part`)."""
+
+
+# --- a position restored from its snapshot ------------------------------------------------------
+
+SNAPSHOT_KEYS: tuple[str, ...] = (
+    "phase",
+    "actor",
+    "dealer",
+    "lead_no",
+    "offer",
+    "from_stock",
+    "bid",
+    "hands",
+    "stocks_top_first",
+    "rats",
+    "fed",
+    "pile",
+    "thrown",
+    "scores",
+    "rubber_wins",
+    "rubber_no",
+    "deals",
+    "leads_total",
+    "history",
+    "capped",
+    "deal_events",
+)
+"""The entries of :meth:`CagedRatsState.snapshot`, each required by :func:`restore_position`."""
+
+CARD_OF_TEXT: dict[str, int] = {text: card for card, text in enumerate(TEXT)}
+SUMMARY_KEYS = ("points", "exact", "overfed", "captures")
+EVENT_KINDS = (
+    "deal",
+    "cage",
+    "offer",
+    "bid",
+    "top",
+    "lost",
+    "throw",
+    "unfed",
+    "feed",
+    "draw",
+    "score",
+    "rubber",
+)
+PLAYED_KINDS = ("cage", "offer", "bid", "top", "throw")
+"""The events in which a player's card leaves her hand (an offer unless it comes from stock)."""
+
+
+def _seat_summaries() -> frozenset[tuple[int, int, int, int]]:
+    """Every (points, exact rats, overfed rats, captures) one player can have after a deal: two
+    rats wanting 1 to 10 captures, and at most 8 captures (she leads 8 times)."""
+    out: set[tuple[int, int, int, int]] = set()
+    for v1 in range(1, 11):
+        for v2 in range(v1, 11):
+            for n1 in range(9):
+                for n2 in range(9 - n1):
+                    out.add(
+                        (
+                            cage_points((v1, v2), (n1, n2)),
+                            (n1 == v1) + (n2 == v2),
+                            (n1 > v1) + (n2 > v2),
+                            n1 + n2,
+                        )
+                    )
+    return frozenset(out)
+
+
+SEAT_SUMMARIES = _seat_summaries()
+
+
+def _whole(value: object, entry: str, low: int, high: int) -> int:
+    """``value`` if it is an int (not a bool) from ``low`` to ``high``, else SnapshotError."""
+    if type(value) is not int or not low <= value <= high:
+        raise SnapshotError(f"{entry} is a whole number from {low} to {high}, not {_short(value)}")
+    return value
+
+
+def _snap_card(value: object, entry: str) -> int:
+    """The card written ``value`` exactly in the game's notation, else SnapshotError."""
+    card = CARD_OF_TEXT.get(value) if type(value) is str else None
+    if card is None:
+        raise SnapshotError(
+            f"{entry}: {_short(value)} is not a card; a card is written as in '10H', 'QS' or "
+            "'AD' (the 52 cards, no jokers)"
+        )
+    return card
+
+
+def _snap_cards(value: object, entry: str) -> list[int]:
+    if type(value) is not list:
+        raise SnapshotError(f"{entry} is a list of cards such as '10H', not {_short(value)}")
+    items: list[object] = value
+    return [_snap_card(v, f"{entry}[{i}]") for i, v in enumerate(items)]
+
+
+def _snap_rows(value: object, entry: str, count: int) -> list[list[int]]:
+    if type(value) is not list or len(value) != count:
+        raise SnapshotError(f"{entry} is a list of {count} lists of cards, not {_short(value)}")
+    rows: list[object] = value
+    return [_snap_cards(v, f"{entry}[{i}]") for i, v in enumerate(rows)]
+
+
+def _snap_pair(value: object, entry: str, high: int) -> tuple[int, int]:
+    if type(value) is not list or len(value) != 2:
+        raise SnapshotError(
+            f"{entry} is a list of two whole numbers (red, black), not {_short(value)}"
+        )
+    items: list[object] = value
+    return (_whole(items[0], f"{entry}[0]", 0, high), _whole(items[1], f"{entry}[1]", 0, high))
+
+
+def _plain(value: object) -> bool:
+    """True for a JSON scalar or a flat list of them (what a Caged Rats event's fields are)."""
+    if value is None or type(value) in (str, int, float, bool):
+        return True
+    if type(value) is not list:
+        return False
+    items: list[object] = value
+    return all(v is None or type(v) in (str, int, float, bool) for v in items)
+
+
+def _json_text(value: object) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _snap_summary(value: object, entry: str) -> DealSummary:
+    """One deal of ``history``: each player's figures must be ones a deal can give."""
+    if not isinstance(value, Mapping) or set(value) != set(SUMMARY_KEYS):
+        raise SnapshotError(
+            f"{entry} is an object with exactly the entries {', '.join(SUMMARY_KEYS)} (each a "
+            f"pair red, black), not {_short(value)}"
+        )
+    points = _snap_pair(value["points"], f"{entry}.points", 160)
+    exact = _snap_pair(value["exact"], f"{entry}.exact", 2)
+    overfed = _snap_pair(value["overfed"], f"{entry}.overfed", 2)
+    captures = _snap_pair(value["captures"], f"{entry}.captures", 8)
+    for seat in (0, 1):
+        if (points[seat], exact[seat], overfed[seat], captures[seat]) not in SEAT_SUMMARIES:
+            raise SnapshotError(
+                f"{entry}: no deal gives {SEAT_NAMES[seat]} {points[seat]} points with "
+                f"{exact[seat]} rats exact, {overfed[seat]} overfed and {captures[seat]} captures"
+            )
+    return DealSummary(points, exact, overfed, captures)
+
+
+def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState:
+    """The state whose snapshot is ``snap``, or :class:`SnapshotError` naming what is wrong.
+
+    Beyond the shape of each entry and every card once, the position must be one the rules
+    reach: the earlier deals' ``history`` must lead to the scores, rubbers and dealer, and the
+    current deal's events (``deal_events``) are played again, with the rules' own checks, from a
+    deal that gives each player the cards she played in the order she played them (then her hand
+    and stock).  Every entry must then be what that play makes it.
+    """
+    keys = set(snap)
+    if keys != set(SNAPSHOT_KEYS):
+        missing = [k for k in SNAPSHOT_KEYS if k not in keys]
+        unknown = sorted(repr(k) for k in keys - set(SNAPSHOT_KEYS))
+        raise SnapshotError(
+            "a Caged Rats snapshot has exactly the entries "
+            + ", ".join(SNAPSHOT_KEYS)
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + (f"; unknown: {', '.join(unknown)}" if unknown else "")
+        )
+    opts = game.options
+    max_deals: int = opts["max_deals"]
+    phase_name = snap["phase"]
+    if type(phase_name) is not str or phase_name not in PHASE_NAMES:
+        raise SnapshotError(f"phase is one of {', '.join(PHASE_NAMES)}, not {_short(phase_name)}")
+    phase = PHASE_NAMES.index(phase_name)
+    _whole(snap["actor"], "actor", -1, 1)
+    dealer = _whole(snap["dealer"], "dealer", 0, 1)
+    _whole(snap["lead_no"], "lead_no", 0, LEADS_PER_DEAL)
+    table: dict[str, int] = {}
+    for name in ("offer", "bid"):
+        value = snap[name]
+        if value is not None:
+            table[name] = _snap_card(value, name)
+    if type(snap["from_stock"]) is not bool:
+        raise SnapshotError(f"from_stock is true or false, not {_short(snap['from_stock'])}")
+    hands = _snap_rows(snap["hands"], "hands", 2)
+    stocks = _snap_rows(snap["stocks_top_first"], "stocks_top_first", 2)
+    rats = _snap_rows(snap["rats"], "rats", 2)
+    for seat in (0, 1):
+        if len(rats[seat]) not in (0, 2):
+            raise SnapshotError(f"rats[{seat}] holds no rat or two, not {len(rats[seat])}")
+    fed = _snap_rows(snap["fed"], "fed", 4)
+    pile = _snap_cards(snap["pile"], "pile")
+    thrown = _snap_rows(snap["thrown"], "thrown", 2)
+    places: list[tuple[str, list[int]]] = [
+        ("hands[0]", hands[0]),
+        ("hands[1]", hands[1]),
+        ("stocks_top_first[0]", stocks[0]),
+        ("stocks_top_first[1]", stocks[1]),
+        ("rats[0]", rats[0]),
+        ("rats[1]", rats[1]),
+        *[(f"fed[{i}]", fed[i]) for i in range(4)],
+        ("pile", pile),
+        ("thrown[0]", thrown[0]),
+        ("thrown[1]", thrown[1]),
+        *[(name, [card]) for name, card in table.items()],
+    ]
+    where: dict[int, str] = {}
+    for place, cards in places:
+        for card in cards:
+            if card in where:
+                raise SnapshotError(
+                    f"{TEXT[card]} is in both {where[card]} and {place}: a position holds each "
+                    "of the 52 cards exactly once"
+                )
+            where[card] = place
+    if len(where) != 52:
+        lacking = " ".join(TEXT[c] for c in range(52) if c not in where)
+        raise SnapshotError(
+            f"the position lacks {lacking}: it holds each of the 52 cards exactly once "
+            "(hands, stocks_top_first, rats, fed, pile, thrown, offer, bid)"
+        )
+    _snap_pair(snap["scores"], "scores", 160 * max_deals)
+    _snap_pair(snap["rubber_wins"], "rubber_wins", 2)
+    _whole(snap["rubber_no"], "rubber_no", 1, 3)
+    deals = _whole(snap["deals"], "deals", 0, max_deals)
+    _whole(snap["leads_total"], "leads_total", 0, LEADS_PER_DEAL * max_deals)
+    if type(snap["capped"]) is not bool:
+        raise SnapshotError(f"capped is true or false, not {_short(snap['capped'])}")
+    raw_history = snap["history"]
+    if type(raw_history) is not list or len(raw_history) != deals:
+        raise SnapshotError(
+            f"history is a list of the {deals} deals played (as 'deals' says), one object "
+            f"each, not {_short(raw_history)}"
+        )
+    entries: list[object] = raw_history
+    history = [_snap_summary(h, f"history[{i}]") for i, h in enumerate(entries)]
+    events = _snap_events(snap["deal_events"])
+
+    # The earlier deals: the scores, rubbers and dealer they lead to.
+    over = phase == OVER
+    if over and not history:
+        raise SnapshotError("history: a finished game has played at least one deal")
+    prior = history[:-1] if over else history
+    scores, wins, rubber_no = (0, 0), (0, 0), 1
+    must_deal = -1
+    for i, summary in enumerate(prior):
+        pts = summary.points
+        after = after_deal(opts, (scores[0] + pts[0], scores[1] + pts[1]), wins, rubber_no, i + 1)
+        if after.over:
+            raise SnapshotError(
+                f"history: the game ends after deal {i + 1} of {len(history)} under these "
+                "options, yet the snapshot plays on"
+            )
+        scores, wins, rubber_no = after.scores, after.rubber_wins, after.rubber_no
+        must_deal = next_dealer(must_deal, pts)
+    if must_deal >= 0 and dealer != must_deal:
+        raise SnapshotError(
+            f"dealer: after the deals in history {SEAT_NAMES[must_deal]} deals this deal "
+            f"(dealer {must_deal}), not {SEAT_NAMES[dealer]}"
+        )
+
+    # The current deal: each player's cards in the order they left her hand, then her hand.
+    passed: list[list[int]] = [[], []]
+    from_stock: list[int] = []
+    for i, event in enumerate(events):
+        kind = event["kind"]
+        if kind not in PLAYED_KINDS:
+            continue
+        seat = _whole(event.get("seat"), f"deal_events[{i}].seat", 0, 1)
+        if kind == "cage":
+            pair = event.get("rats")
+            if type(pair) is not list or len(pair) != 2:
+                raise SnapshotError(f"deal_events[{i}].rats is a list of two cards")
+            passed[seat] += [_snap_card(c, f"deal_events[{i}].rats") for c in pair]
+            continue
+        card = _snap_card(event.get("card"), f"deal_events[{i}].card")
+        if kind == "offer" and event.get("from_stock") is True:
+            from_stock.append(card)
+        else:
+            passed[seat].append(card)
+    if len(from_stock) > 1:
+        raise SnapshotError(
+            "deal_events: only the dealer's first capture is turned up from her stock, once a "
+            f"deal, not {len(from_stock)} captures"
+        )
+    orders: list[list[int]] = []
+    for seat in (0, 1):
+        turned = from_stock if seat == dealer else []
+        held = passed[seat] + hands[seat]
+        mine = held + turned + stocks[seat]
+        colour = COLOUR_KEYS[seat]
+        if sorted(mine) != list(COLOUR_CARDS[seat]) or len(held) < HAND_SIZE:
+            wrong = [f"{TEXT[c]} is not {colour}" for c in sorted(set(mine)) if OWNER[c] != seat]
+            wrong += [f"{TEXT[c]} comes twice" for c in sorted(set(mine)) if mine.count(c) > 1]
+            wrong += [f"{TEXT[c]} is missing" for c in COLOUR_CARDS[seat] if c not in mine]
+            if not wrong:
+                wrong = [f"only {len(held)} went through her hand"]
+            raise SnapshotError(
+                f"deal_events, hands[{seat}] and stocks_top_first[{seat}]: the cards {colour} "
+                f"played this deal, her hand and her stock are her 26 cards, each once, at "
+                f"least {HAND_SIZE} of them through her hand; " + ", ".join(wrong)
+            )
+        # A deal in which each card reaches her hand before she plays it: the first 8 to leave
+        # it were dealt to her, the others are drawn in the order they are played.
+        orders.append(held[:HAND_SIZE] + turned + held[HAND_SIZE:] + stocks[seat])
+
+    state = CagedRatsState.__new__(CagedRatsState)
+    state._init_core(game, Chance(0))
+    state.initial = None
+    state.scores = scores
+    state.rubber_wins = wins
+    state.rubber_no = rubber_no
+    state.history = tuple(prior)
+    state.deals = len(prior)
+    state.leads_total = LEADS_PER_DEAL * len(prior)
+    state.capped = False
+    state.plog = None
+    state._start_deal(dealer, orders[0], orders[1])
+    for i, event in enumerate(events):
+        act = _played_action(state, event)
+        if act is None:
+            continue
+        seat = _whole(event.get("seat"), f"deal_events[{i}].seat", 0, 1)
+        try:
+            state.apply(seat, act)
+        except IllegalAction as exc:
+            raise SnapshotError(
+                f"deal_events[{i}] ({act} by {SEAT_NAMES[seat]}) cannot happen there: {exc}"
+            ) from None
+    told = [event_json(game, e) for e in state._events((0, 1))]
+    for i in range(max(len(told), len(events))):
+        given: object = events[i] if i < len(events) else None
+        made: object = told[i] if i < len(told) else None
+        if _json_text(given) != _json_text(made):
+            raise SnapshotError(
+                f"deal_events[{i}] is {_short(given)}, but the deal played so far makes it "
+                f"{_short(made)}"
+            )
+    mine_now = state.snapshot()
+    for key in SNAPSHOT_KEYS:
+        if _json_text(snap[key]) != _json_text(mine_now[key]):
+            raise SnapshotError(
+                f"{key} is {_short(snap[key])}, but the deal's events and the history make it "
+                f"{_short(mine_now[key])}"
+            )
+    return state
+
+
+def _snap_events(value: object) -> list[Mapping[str, object]]:
+    """``deal_events``: a list of event objects with known kinds and plain JSON fields."""
+    if type(value) is not list:
+        raise SnapshotError(
+            f"deal_events is a list of the current deal's events, not {_short(value)}"
+        )
+    items: list[object] = value
+    events: list[Mapping[str, object]] = []
+    for i, event in enumerate(items):
+        if not isinstance(event, Mapping):
+            raise SnapshotError(f"deal_events[{i}] is an event object, not {_short(event)}")
+        for key, field_value in event.items():
+            if type(key) is not str or not _plain(field_value):
+                raise SnapshotError(
+                    f"deal_events[{i}] has an entry {_short(key)} that is not an event's field "
+                    "(a name with a number, text, true/false, null or a list of them)"
+                )
+        kind = event.get("kind")
+        if kind not in EVENT_KINDS:
+            raise SnapshotError(
+                f"deal_events[{i}].kind is one of {', '.join(EVENT_KINDS)}, not {_short(kind)}"
+            )
+        events.append(event)
+    if not events or events[0]["kind"] != "deal":
+        raise SnapshotError("deal_events starts with the deal's start (an event of kind 'deal')")
+    return events
+
+
+def _played_action(state: CagedRatsState, event: Mapping[str, object]) -> Act | None:
+    """The action a player took in ``event`` (already read by :func:`restore_position`), or
+    None for an event that follows from the rules (a capture turned up from stock, a feed
+    without a choice, a draw, a score)."""
+    kind = event["kind"]
+    if kind == "feed":
+        rat = event.get("rat")
+        if state.phase != FEED:
+            return None
+        if type(rat) is not int or rat not in (1, 2):
+            raise SnapshotError(f"a feed names rat 1 or 2, not {_short(rat)}")
+        return FEED_ACT[rat - 1]
+    if kind not in PLAYED_KINDS or (kind == "offer" and event.get("from_stock") is True):
+        return None
+    if kind == "cage":
+        pair = cast("list[str]", event["rats"])
+        a, b = CARD_OF_TEXT[pair[0]], CARD_OF_TEXT[pair[1]]
+        act = CAGE_ACT.get((a, b) if a < b else (b, a))
+        if act is None:
+            raise SnapshotError(f"a cage holds two different rats of one colour, not {pair}")
+        return act
+    return SINGLE_KINDS[kind][CARD_OF_TEXT[cast(str, event["card"])]]
