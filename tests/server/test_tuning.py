@@ -9,10 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ratgames.server import store
 
 
-def test_commits_leave_checkpoints_to_the_writers_own_thread(tmp_path: Path) -> None:
+@pytest.mark.parametrize("inline", [True, False], ids=["on-the-loop", "in-a-thread"])
+def test_commits_leave_checkpoints_to_the_writers_own_thread(tmp_path: Path, inline: bool) -> None:
+    """Commits (on the event loop, SQLite's default, or in a writer thread) go to the WAL; a
+    thread of the writer's own copies it back."""
     path = tmp_path / "t.db"
     engine = store.make_engine(f"sqlite:///{path}", background_checkpoints=True)
     store.upgrade(engine)
@@ -24,7 +29,8 @@ def test_commits_leave_checkpoints_to_the_writers_own_thread(tmp_path: Path) -> 
     )  # fmt: skip
 
     async def main() -> int:
-        writer = store.Writer(engine)
+        writer = store.Writer(engine, inline=inline)
+        assert writer.inline is inline
         await writer.run(store.op_save_table(row, [store.SeatRow(0, "open")]))
         for n in range(1, 301):
             await writer.run(store.op_add_actions("ABCDEF", [(n, 0, f"a{n}", None)]))
@@ -54,10 +60,18 @@ assert frozen > 10_000, frozen
 keep = [[i] for i in range(50_000)]
 gc.collect()
 assert gc.get_freeze_count() >= frozen + 50_000
+frozen = gc.get_freeze_count()
+more = [[i] for i in range(20_000)]
+gc.collect(1)  # the survivors of a middle pass are set aside too
+assert gc.get_freeze_count() >= frozen + 20_000
 gc.callbacks.clear()
 quiet_garbage_collector(unfreeze_every=0)
 gc.collect()
-assert gc.get_freeze_count() == 0  # a whole pass: everything is looked at again
+assert gc.get_freeze_count() == 0  # a whole pass is due: everything will be looked at again
+gc.collect(1)
+assert gc.get_freeze_count() == 0  # nothing is set aside before it has run
+gc.collect()  # the whole pass
+assert gc.get_freeze_count() >= 70_000
 print("ok")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
