@@ -152,7 +152,9 @@ def test_every_card_once() -> None:
     _refused(state, lost, f"lacks {card}")
     wrong = json.loads(json.dumps(snap))
     wrong["hands"][0][0] = "11H"
-    _refused(state, wrong, r"hands\[0\]\[0\]: '11H' is not a card")
+    _refused(
+        state, wrong, r"hands\[0\]\[0\] must be a card of the 52-card deck, no jokers, .*not '11H'"
+    )
     jokers = json.loads(json.dumps(snap))
     jokers["pile"].append("BJ")
     _refused(state, jokers, "no jokers")
@@ -161,21 +163,21 @@ def test_every_card_once() -> None:
 def test_entries_and_their_ranges() -> None:
     state, snap = _position()
     for key, value, match in [
-        ("phase", "dance", "phase is one of cage, offer"),
-        ("actor", 2, "actor is a whole number from -1 to 1"),
-        ("dealer", True, "dealer is a whole number"),
+        ("phase", "dance", "phase must be one of cage, offer"),
+        ("actor", 2, "actor must be a whole number from -1 to 1"),
+        ("dealer", True, "dealer must be a whole number"),
         ("lead_no", 17, "lead_no"),
         ("rubber_no", 0, "rubber_no"),
         ("deals", -1, "deals"),
-        ("capped", 0, "capped is true or false"),
+        ("capped", 0, "capped must be true or false"),
         ("from_stock", None, "from_stock"),
-        ("scores", [1, 2, 3], "scores is a list of two"),
+        ("scores", [1, 2, 3], "scores must be a list of 2 whole numbers"),
         ("rubber_wins", [0, 3], r"rubber_wins\[1\]"),
         ("rats", [["2H"], []], "no rat or two"),
-        ("fed", [[], [], []], "fed is a list of 4 lists"),
+        ("fed", [[], [], []], "fed must be a list of 4 lists"),
         ("history", [], "history is a list of the 1 deals"),
         ("deal_events", [], "starts with the deal's start"),
-        ("deal_events", [{"kind": "nap"}], "kind is one of"),
+        ("deal_events", [{"kind": "nap"}], "kind must be one of"),
     ]:
         _refused(state, {**snap, key: value}, match)
     _refused(state, {**snap, "extra": 1}, "unknown: 'extra'")

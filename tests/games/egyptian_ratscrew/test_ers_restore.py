@@ -267,8 +267,8 @@ def test_cards_are_in_notation_and_each_once() -> None:
     game.restore(snap, Rng(1))
     stack = next(s for s in snap["stacks"] if s)
     seat = snap["stacks"].index(stack)
-    _refused(game, _changed(snap, ("stacks", seat, 0), "BJ"), "not a card of the 52-card deck")
-    _refused(game, _changed(snap, ("stacks", seat, 0), 5), "not a card")
+    _refused(game, _changed(snap, ("stacks", seat, 0), "BJ"), "must be a card of the 52-card deck")
+    _refused(game, _changed(snap, ("stacks", seat, 0), 5), "must be a card")
     _refused(game, _changed(snap, ("pile",), [*snap["pile"], stack[0]]), "exactly once")
     short = _changed(snap, ("stacks", seat), stack[1:])
     short["stacks_known"][seat] = short["stacks_known"][seat][1:]
@@ -280,20 +280,24 @@ def test_cards_are_in_notation_and_each_once() -> None:
 def test_entries_their_types_and_ranges() -> None:
     game, snap = _mid_game()
     for key, value, match in [
-        ("phase", "nap", "phase is one of play, collect, final, over"),
-        ("phase", 0, "phase is one of"),
-        ("turn", 3, "turn is a whole number from -1 to 2"),
+        ("phase", "nap", "phase must be one of play, collect, final, over"),
+        ("phase", 0, "phase must be one of"),
+        ("turn", 3, "turn must be a whole number from -1 to 2"),
         ("chances", 5, "chances"),
-        ("status", ["in", "in", "asleep"], r"status\[2\] is one of in, waiting, out"),
-        ("status", ["in", "in"], "status is a list of 3"),
+        ("status", ["in", "in", "asleep"], r"status\[2\] must be one of in, waiting, out"),
+        ("status", ["in", "in"], "status must be a list of 3"),
         ("last_slap", [0, 0, 10**9], r"last_slap\[2\]"),
-        ("counts", [1, 2, 3], "counts is a list of 6 numbers"),
-        ("end", ["", False, False], "end is a list of 4"),
+        ("counts", [1, 2, 3], "counts must be a list of 6 numbers"),
+        ("end", ["", False, False], "end must be a list of 4"),
         ("time", -1.0, "time is the last action's time"),
         ("time", float("nan"), "time"),
         ("time", "now", "time"),
         ("events", "many", "events"),
-        ("positions_seen", [{"turn": 0}], r"positions_seen\[0\] is an object"),
+        (
+            "positions_seen",
+            [{"turn": 0}],
+            r"positions_seen\[0\] has exactly the entries turn, stacks; missing: stacks",
+        ),
     ]:
         _refused(game, {**snap, key: value}, match)
     _refused(game, {**snap, "extra": 1}, "unknown: 'extra'")
@@ -311,7 +315,7 @@ def test_the_entries_must_agree_as_in_play() -> None:
         game, _changed(snap, ("end",), ["the last player with cards", False, False, 0]), "end is"
     )
     _refused(game, _changed(snap, ("events", 0, "seat"), 7), r"events\[0\].seat")
-    _refused(game, _changed(snap, ("events", 0), {"kind": "nap", "seat": 0}), "kind is one of")
+    _refused(game, _changed(snap, ("events", 0), {"kind": "nap", "seat": 0}), "kind must be one of")
     _refused(game, _changed(snap, ("counts", 5), 2), "events")
     # A challenge must agree with the pile.
     state = table(make_game(2), "KC 2C 3C", "4D 5D 6D")

@@ -12,13 +12,13 @@ Cards are the standard deck ints of :mod:`ratgames.cards`; seat 0 is red, seat 1
 
 from __future__ import annotations
 
-import json
 from bisect import insort
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 from ratgames import cards as deckmod
+from ratgames.core import snapshots
 from ratgames.core._mypyc import mypyc_attr
 from ratgames.core.errors import (
     DealError,
@@ -31,6 +31,9 @@ from ratgames.core.events import Event, event_json
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
+from ratgames.core.snapshots import json_text as _json_text
+from ratgames.core.snapshots import short as _short
+from ratgames.core.snapshots import whole as _whole
 
 from .events import (
     Bid,
@@ -263,11 +266,6 @@ def canonical_action(action: object) -> Act | None:
     if table is None or not 0 <= card < 52:
         return None
     return table[card]
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def action_problem(action: object) -> str:
@@ -1359,45 +1357,26 @@ def _seat_summaries() -> frozenset[tuple[int, int, int, int]]:
 SEAT_SUMMARIES = _seat_summaries()
 
 
-def _whole(value: object, entry: str, low: int, high: int) -> int:
-    """``value`` if it is an int (not a bool) from ``low`` to ``high``, else SnapshotError."""
-    if type(value) is not int or not low <= value <= high:
-        raise SnapshotError(f"{entry} is a whole number from {low} to {high}, not {_short(value)}")
-    return value
+_CARD_HELP = "a card of the 52-card deck, no jokers, written as in '10H', 'QS' or 'AD'"
 
 
 def _snap_card(value: object, entry: str) -> int:
     """The card written ``value`` exactly in the game's notation, else SnapshotError."""
-    card = CARD_OF_TEXT.get(value) if type(value) is str else None
-    if card is None:
-        raise SnapshotError(
-            f"{entry}: {_short(value)} is not a card; a card is written as in '10H', 'QS' or "
-            "'AD' (the 52 cards, no jokers)"
-        )
-    return card
+    return snapshots.card(value, entry, CARD_OF_TEXT, _CARD_HELP)
 
 
 def _snap_cards(value: object, entry: str) -> list[int]:
-    if type(value) is not list:
-        raise SnapshotError(f"{entry} is a list of cards such as '10H', not {_short(value)}")
-    items: list[object] = value
-    return [_snap_card(v, f"{entry}[{i}]") for i, v in enumerate(items)]
+    return snapshots.card_list(value, entry, CARD_OF_TEXT, _CARD_HELP)
 
 
 def _snap_rows(value: object, entry: str, count: int) -> list[list[int]]:
-    if type(value) is not list or len(value) != count:
-        raise SnapshotError(f"{entry} is a list of {count} lists of cards, not {_short(value)}")
-    rows: list[object] = value
+    rows = snapshots.items(value, entry, "lists of cards", count)
     return [_snap_cards(v, f"{entry}[{i}]") for i, v in enumerate(rows)]
 
 
 def _snap_pair(value: object, entry: str, high: int) -> tuple[int, int]:
-    if type(value) is not list or len(value) != 2:
-        raise SnapshotError(
-            f"{entry} is a list of two whole numbers (red, black), not {_short(value)}"
-        )
-    items: list[object] = value
-    return (_whole(items[0], f"{entry}[0]", 0, high), _whole(items[1], f"{entry}[1]", 0, high))
+    pair = snapshots.items(value, entry, "whole numbers (red, black)", 2)
+    return (_whole(pair[0], f"{entry}[0]", 0, high), _whole(pair[1], f"{entry}[1]", 0, high))
 
 
 def _plain(value: object) -> bool:
@@ -1410,21 +1389,13 @@ def _plain(value: object) -> bool:
     return all(v is None or type(v) in (str, int, float, bool) for v in items)
 
 
-def _json_text(value: object) -> str:
-    return json.dumps(value, sort_keys=True)
-
-
 def _snap_summary(value: object, entry: str) -> DealSummary:
     """One deal of ``history``: each player's figures must be ones a deal can give."""
-    if not isinstance(value, Mapping) or set(value) != set(SUMMARY_KEYS):
-        raise SnapshotError(
-            f"{entry} is an object with exactly the entries {', '.join(SUMMARY_KEYS)} (each a "
-            f"pair red, black), not {_short(value)}"
-        )
-    points = _snap_pair(value["points"], f"{entry}.points", 160)
-    exact = _snap_pair(value["exact"], f"{entry}.exact", 2)
-    overfed = _snap_pair(value["overfed"], f"{entry}.overfed", 2)
-    captures = _snap_pair(value["captures"], f"{entry}.captures", 8)
+    figures = snapshots.entries(value, SUMMARY_KEYS, entry)
+    points = _snap_pair(figures["points"], f"{entry}.points", 160)
+    exact = _snap_pair(figures["exact"], f"{entry}.exact", 2)
+    overfed = _snap_pair(figures["overfed"], f"{entry}.overfed", 2)
+    captures = _snap_pair(figures["captures"], f"{entry}.captures", 8)
     for seat in (0, 1):
         if (points[seat], exact[seat], overfed[seat], captures[seat]) not in SEAT_SUMMARIES:
             raise SnapshotError(
@@ -1443,22 +1414,10 @@ def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState
     deal that gives each player the cards she played in the order she played them (then her hand
     and stock).  Every entry must then be what that play makes it.
     """
-    keys = set(snap)
-    if keys != set(SNAPSHOT_KEYS):
-        missing = [k for k in SNAPSHOT_KEYS if k not in keys]
-        unknown = sorted(repr(k) for k in keys - set(SNAPSHOT_KEYS))
-        raise SnapshotError(
-            "a Caged Rats snapshot has exactly the entries "
-            + ", ".join(SNAPSHOT_KEYS)
-            + (f"; missing: {', '.join(missing)}" if missing else "")
-            + (f"; unknown: {', '.join(unknown)}" if unknown else "")
-        )
+    snapshots.entries(snap, SNAPSHOT_KEYS, "a Caged Rats snapshot")
     opts = game.options
     max_deals: int = opts["max_deals"]
-    phase_name = snap["phase"]
-    if type(phase_name) is not str or phase_name not in PHASE_NAMES:
-        raise SnapshotError(f"phase is one of {', '.join(PHASE_NAMES)}, not {_short(phase_name)}")
-    phase = PHASE_NAMES.index(phase_name)
+    phase = snapshots.one_of(snap["phase"], "phase", PHASE_NAMES)
     _whole(snap["actor"], "actor", -1, 1)
     dealer = _whole(snap["dealer"], "dealer", 0, 1)
     _whole(snap["lead_no"], "lead_no", 0, LEADS_PER_DEAL)
@@ -1467,8 +1426,7 @@ def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState
         value = snap[name]
         if value is not None:
             table[name] = _snap_card(value, name)
-    if type(snap["from_stock"]) is not bool:
-        raise SnapshotError(f"from_stock is true or false, not {_short(snap['from_stock'])}")
+    snapshots.flag(snap["from_stock"], "from_stock")
     hands = _snap_rows(snap["hands"], "hands", 2)
     stocks = _snap_rows(snap["stocks_top_first"], "stocks_top_first", 2)
     rats = _snap_rows(snap["rats"], "rats", 2)
@@ -1491,28 +1449,19 @@ def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState
         ("thrown[1]", thrown[1]),
         *[(name, [card]) for name, card in table.items()],
     ]
-    where: dict[int, str] = {}
-    for place, cards in places:
-        for card in cards:
-            if card in where:
-                raise SnapshotError(
-                    f"{TEXT[card]} is in both {where[card]} and {place}: a position holds each "
-                    "of the 52 cards exactly once"
-                )
-            where[card] = place
-    if len(where) != 52:
-        lacking = " ".join(TEXT[c] for c in range(52) if c not in where)
-        raise SnapshotError(
-            f"the position lacks {lacking}: it holds each of the 52 cards exactly once "
-            "(hands, stocks_top_first, rats, fed, pile, thrown, offer, bid)"
-        )
+    snapshots.each_once(
+        places,
+        range(52),
+        TEXT,
+        "the 52-card deck",
+        "hands, stocks_top_first, rats, fed, pile, thrown, offer, bid",
+    )
     _snap_pair(snap["scores"], "scores", 160 * max_deals)
     _snap_pair(snap["rubber_wins"], "rubber_wins", 2)
     _whole(snap["rubber_no"], "rubber_no", 1, 3)
     deals = _whole(snap["deals"], "deals", 0, max_deals)
     _whole(snap["leads_total"], "leads_total", 0, LEADS_PER_DEAL * max_deals)
-    if type(snap["capped"]) is not bool:
-        raise SnapshotError(f"capped is true or false, not {_short(snap['capped'])}")
+    snapshots.flag(snap["capped"], "capped")
     raw_history = snap["history"]
     if type(raw_history) is not list or len(raw_history) != deals:
         raise SnapshotError(
@@ -1623,25 +1572,17 @@ def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState
                 f"deal_events[{i}] is {_short(given)}, but the deal played so far makes it "
                 f"{_short(made)}"
             )
-    mine_now = state.snapshot()
-    for key in SNAPSHOT_KEYS:
-        if _json_text(snap[key]) != _json_text(mine_now[key]):
-            raise SnapshotError(
-                f"{key} is {_short(snap[key])}, but the deal's events and the history make it "
-                f"{_short(mine_now[key])}"
-            )
+    snapshots.agree(
+        snap, state.snapshot(), SNAPSHOT_KEYS, "after the deal's events and the history"
+    )
     return state
 
 
 def _snap_events(value: object) -> list[Mapping[str, object]]:
     """``deal_events``: a list of event objects with known kinds and plain JSON fields."""
-    if type(value) is not list:
-        raise SnapshotError(
-            f"deal_events is a list of the current deal's events, not {_short(value)}"
-        )
-    items: list[object] = value
+    listed = snapshots.items(value, "deal_events", "the current deal's events")
     events: list[Mapping[str, object]] = []
-    for i, event in enumerate(items):
+    for i, event in enumerate(listed):
         if not isinstance(event, Mapping):
             raise SnapshotError(f"deal_events[{i}] is an event object, not {_short(event)}")
         for key, field_value in event.items():
@@ -1650,11 +1591,7 @@ def _snap_events(value: object) -> list[Mapping[str, object]]:
                     f"deal_events[{i}] has an entry {_short(key)} that is not an event's field "
                     "(a name with a number, text, true/false, null or a list of them)"
                 )
-        kind = event.get("kind")
-        if kind not in EVENT_KINDS:
-            raise SnapshotError(
-                f"deal_events[{i}].kind is one of {', '.join(EVENT_KINDS)}, not {_short(kind)}"
-            )
+        snapshots.one_of(event.get("kind"), f"deal_events[{i}].kind", EVENT_KINDS)
         events.append(event)
     if not events or events[0]["kind"] != "deal":
         raise SnapshotError("deal_events starts with the deal's start (an event of kind 'deal')")

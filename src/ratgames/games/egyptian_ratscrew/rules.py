@@ -23,13 +23,13 @@ With the option ``slaps`` off nobody slaps: the game is Beggar-my-neighbour, and
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 from ratgames import cards as _cards
+from ratgames.core import snapshots
 from ratgames.core._mypyc import mypyc_attr
 from ratgames.core.errors import (
     DealError,
@@ -42,6 +42,10 @@ from ratgames.core.events import Event, event_json
 from ratgames.core.game import JSON, Chance, Game, Outcome, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
+from ratgames.core.snapshots import flag as _flag
+from ratgames.core.snapshots import items as _list
+from ratgames.core.snapshots import short as _short
+from ratgames.core.snapshots import whole as _whole
 
 from .events import (
     BadSlap,
@@ -1445,32 +1449,7 @@ _EVENT_FIELDS: dict[str, tuple[type[Event], tuple[tuple[str, str], ...]]] = {
 }
 """Each event kind's class and fields (name, what the field holds)."""
 
-
-def _short(value: object) -> str:
-    shown = repr(value)
-    return shown if len(shown) <= 40 else shown[:37] + "..."
-
-
-def _whole(value: object, entry: str, low: int, high: int) -> int:
-    """``value`` if it is an int (not a bool) from ``low`` to ``high``, else SnapshotError."""
-    if type(value) is not int or not low <= value <= high:
-        raise SnapshotError(f"{entry} is a whole number from {low} to {high}, not {_short(value)}")
-    return value
-
-
-def _flag(value: object, entry: str) -> bool:
-    if type(value) is not bool:
-        raise SnapshotError(f"{entry} is true or false, not {_short(value)}")
-    return value
-
-
-def _list(value: object, entry: str, what: str, size: int = -1) -> list[object]:
-    """``value`` if it is a list (of ``size`` items, if given), else SnapshotError."""
-    if type(value) is not list or (size >= 0 and len(value) != size):
-        count = f"{size} " if size >= 0 else ""
-        raise SnapshotError(f"{entry} is a list of {count}{what}, not {_short(value)}")
-    items: list[object] = value
-    return items
+_EVENT_KINDS = tuple(_EVENT_FIELDS)
 
 
 class _Cards:
@@ -1483,18 +1462,13 @@ class _Cards:
             f" with {jokers} joker(s) (BJ, RJ)" if jokers else ", no jokers"
         )
 
+        self.card_help = f"a card of {self.deck_help}, written as in '10H', 'QS' or 'AD'"
+
     def card(self, value: object, entry: str) -> int:
-        card = self.of_text.get(value) if type(value) is str else None
-        if card is None:
-            raise SnapshotError(
-                f"{entry}: {_short(value)} is not a card of {self.deck_help}; a card is "
-                "written as in '10H', 'QS' or 'AD'"
-            )
-        return card
+        return snapshots.card(value, entry, self.of_text, self.card_help)
 
     def cards(self, value: object, entry: str) -> list[int]:
-        items = _list(value, entry, "cards such as '10H'")
-        return [self.card(v, f"{entry}[{i}]") for i, v in enumerate(items)]
+        return snapshots.card_list(value, entry, self.of_text, self.card_help)
 
 
 def _marked(cards: list[int], known: object, entry: str, known_entry: str) -> list[int]:
@@ -1515,19 +1489,10 @@ def _read_event(game: EgyptianRatscrew, cards: _Cards, value: object, entry: str
     """One event of ``events``: ``[EventClass, *fields]`` (as the state keeps it)."""
     if not isinstance(value, Mapping):
         raise SnapshotError(f"{entry} is an event object, not {_short(value)}")
-    kind = value.get("kind")
-    spec = _EVENT_FIELDS.get(kind) if type(kind) is str else None
-    if spec is None:
-        raise SnapshotError(
-            f"{entry}.kind is one of {', '.join(_EVENT_FIELDS)}, not {_short(kind)}"
-        )
-    cls, fields = spec
-    names = ["kind", *[name for name, _ in fields]]
-    if set(value) != set(names):
-        raise SnapshotError(
-            f"{entry}: a {kind!r} event has exactly the entries {', '.join(names)}, not "
-            + ", ".join(sorted(str(k) for k in value))
-        )
+    kind = _EVENT_KINDS[snapshots.one_of(value.get("kind"), f"{entry}.kind", _EVENT_KINDS)]
+    cls, fields = _EVENT_FIELDS[kind]
+    names = ("kind", *[name for name, _ in fields])
+    snapshots.entries(value, names, f"{entry} (a {kind!r} event)")
     out: list[Any] = [cls]
     n = game.players
     for name, what in fields:
@@ -1562,12 +1527,9 @@ def _position_key(game: EgyptianRatscrew, cards: _Cards, value: object, entry: s
     """A remembered position of ``positions_seen`` as the state keys it: who plays next, then
     each stack bottom first (card numbers, or without slaps the chances each card gives)."""
     n = game.players
-    if not isinstance(value, Mapping) or set(value) != {"turn", "stacks"}:
-        raise SnapshotError(
-            f"{entry} is an object with exactly the entries turn and stacks, not {_short(value)}"
-        )
-    turn = _whole(value["turn"], f"{entry}.turn", 0, n - 1)
-    rows = _list(value["stacks"], f"{entry}.stacks", "stacks, one per seat", n)
+    position = snapshots.entries(value, ("turn", "stacks"), entry)
+    turn = _whole(position["turn"], f"{entry}.turn", 0, n - 1)
+    rows = _list(position["stacks"], f"{entry}.stacks", "stacks, one per seat", n)
     parts: list[bytes] = []
     if game.slaps:
         seen: list[int] = []
@@ -1608,19 +1570,9 @@ def restore_position(game: EgyptianRatscrew, snap: Mapping[str, Any]) -> Ratscre
     rest (the slappable pile and who holds cards) is worked out from the cards, and the
     restored state's snapshot must be exactly ``snap``.
     """
-    keys = set(snap)
-    if keys != set(SNAPSHOT_KEYS):
-        missing = [k for k in SNAPSHOT_KEYS if k not in keys]
-        unknown = sorted(repr(k) for k in keys - set(SNAPSHOT_KEYS))
-        raise SnapshotError(
-            "an Egyptian Ratscrew snapshot has exactly the entries "
-            + ", ".join(SNAPSHOT_KEYS)
-            + (f"; missing: {', '.join(missing)}" if missing else "")
-            + (f"; unknown: {', '.join(unknown)}" if unknown else "")
-        )
+    snapshots.entries(snap, SNAPSHOT_KEYS, "an Egyptian Ratscrew snapshot")
     n = game.players
     cards = _Cards(game)
-    deck_size = len(cards.of_text)
 
     # The cards: every card of the deck once, in the stacks, the pile or burned under it.
     rows = _list(snap["stacks"], "stacks", "stacks, one per seat", n)
@@ -1638,42 +1590,23 @@ def restore_position(game: EgyptianRatscrew, snap: Mapping[str, Any]) -> Ratscre
     burned = _marked(
         cards.cards(snap["burned"], "burned"), snap["burned_known"], "burned", "burned_known"
     )
-    where: dict[int, str] = {}
-    places = [(f"stacks[{s}]", stacks[s]) for s in range(n)]
-    places += [("pile", pile), ("burned", burned)]
-    for place, held in places:
-        for c in held:
-            card = c & 63
-            if card in where:
-                raise SnapshotError(
-                    f"{_TEXT[card]} is in both {where[card]} and {place}: a position holds each "
-                    f"card of {cards.deck_help} exactly once"
-                )
-            where[card] = place
-    if len(where) != deck_size:
-        lacking = " ".join(_TEXT[c] for c in sorted(cards.of_text.values()) if c not in where)
-        raise SnapshotError(
-            f"the position lacks {lacking}: it holds each card of {cards.deck_help} exactly "
-            "once (stacks, pile, burned)"
-        )
+    places = [(f"stacks[{s}]", [c & 63 for c in stacks[s]]) for s in range(n)]
+    places += [("pile", pile), ("burned", [c & 63 for c in burned])]
+    snapshots.each_once(
+        places, sorted(cards.of_text.values()), _TEXT, cards.deck_help, "stacks, pile, burned"
+    )
 
     # The numbers.
     version = _whole(snap["version"], "version", 0, _MAX_VERSION - 1)
-    phase_name = snap["phase"]
-    if type(phase_name) is not str or phase_name not in PHASE_NAMES:
-        raise SnapshotError(f"phase is one of {', '.join(PHASE_NAMES)}, not {_short(phase_name)}")
-    phase = PHASE_NAMES.index(phase_name)
+    phase = snapshots.one_of(snap["phase"], "phase", PHASE_NAMES)
     turn = _whole(snap["turn"], "turn", -1, n - 1)
     challenger = _whole(snap["challenger"], "challenger", -1, n - 1)
     chances = _whole(snap["chances"], "chances", 0, 4)
     collector = _whole(snap["collector"], "collector", -1, n - 1)
-    status: list[int] = []
-    for s, name in enumerate(_list(snap["status"], "status", "seat statuses", n)):
-        if type(name) is not str or name not in STATUS_NAMES:
-            raise SnapshotError(
-                f"status[{s}] is one of {', '.join(STATUS_NAMES)}, not {_short(name)}"
-            )
-        status.append(STATUS_NAMES.index(name))
+    status = [
+        snapshots.one_of(name, f"status[{s}]", STATUS_NAMES)
+        for s, name in enumerate(_list(snap["status"], "status", "seat statuses", n))
+    ]
     last_slap = [
         _whole(v, f"last_slap[{s}]", -1, version)
         for s, v in enumerate(_list(snap["last_slap"], "last_slap", "pile versions", n))
@@ -1882,16 +1815,10 @@ def restore_position(game: EgyptianRatscrew, snap: Mapping[str, Any]) -> Ratscre
                 "stacks: with fewer than two players holding cards the game is over, unless "
                 "another player's face card still has a pile to win"
             )
-    mine = state.snapshot()
-    for key in SNAPSHOT_KEYS:
-        given: object = time if key == "time" else snap[key]
-        if _json_text(given) != _json_text(mine[key]):
-            raise SnapshotError(
-                f"{key} is {_short(given)}, but the position it belongs to reads "
-                f"{_short(mine[key])} there"
-            )
+    snapshots.agree(
+        {**snap, "time": time},
+        state.snapshot(),
+        SNAPSHOT_KEYS,
+        "in the position the other entries describe",
+    )
     return state
-
-
-def _json_text(value: object) -> str:
-    return json.dumps(value, sort_keys=True)
