@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from math import comb
-from typing import Any, cast
+from typing import Any
 
 from ratgames.cards import SUITS, card_text, standard_deck
 from ratgames.cards import parse_card as _parse_card
@@ -22,6 +22,11 @@ from ratgames.core.events import Event, event_json
 from ratgames.core.game import JSON, Action, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
+from ratgames.core.snapshots import entries as _entries
+from ratgames.core.snapshots import flag as _flag
+from ratgames.core.snapshots import items as _items
+from ratgames.core.snapshots import short as _short
+from ratgames.core.snapshots import whole as _whole
 
 from .combos import (
     BEAT_SINGLES,
@@ -1226,39 +1231,8 @@ SNAPSHOT_KEYS = (
 )
 """The entries of a snapshot (:meth:`RatsState.snapshot`), in order."""
 
-_SNAPSHOT_KEY_SET = frozenset(SNAPSHOT_KEYS)
 _JOKER_MASK = 3 << 52
 _CARD_EXAMPLE = "a card such as '10H', 'QS' or 'BJ'"
-
-
-def _described(value: object) -> str:
-    """A short description of a snapshot value (for messages)."""
-    if isinstance(value, list):
-        return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
-    return shown(value)
-
-
-def _whole(value: object, where: str, low: int, high: int) -> int:
-    """``value`` if it is a whole number (a bool is not one) from ``low`` to ``high``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise SnapshotError(
-            f"{where} must be a whole number from {low} to {high}, not {_described(value)}"
-        )
-    return value
-
-
-def _flag(value: object, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise SnapshotError(f"{where} must be true or false, not {_described(value)}")
-    return value
-
-
-def _items(value: object, where: str, what: str, length: int = -1) -> list[Any]:
-    """``value`` if it is a list (of ``length`` items, when given); ``what`` names its items."""
-    if not isinstance(value, list) or (length >= 0 and len(value) != length):
-        size = f"{length} " if length >= 0 else ""
-        raise SnapshotError(f"{where} must be a list of {size}{what}, not {_described(value)}")
-    return value
 
 
 def _card_list(game: Rats, value: object, where: str) -> list[int]:
@@ -1267,7 +1241,7 @@ def _card_list(game: Rats, value: object, where: str) -> list[int]:
     mask = 0
     for i, text in enumerate(_items(value, where, "cards such as '10H', 'QS' or 'BJ'")):
         if not isinstance(text, str):
-            raise SnapshotError(f"{where}[{i}] must be {_CARD_EXAMPLE}, not {_described(text)}")
+            raise SnapshotError(f"{where}[{i}] must be {_CARD_EXAMPLE}, not {_short(text)}")
         try:
             card = game.parse_card(text)
         except IllegalAction as exc:
@@ -1289,14 +1263,14 @@ def _play(game: Rats, value: object, where: str) -> tuple[int, RatsAction]:
     """A ``[seat, play]`` pair, the play in notation."""
     if not isinstance(value, list) or len(value) != 2:
         raise SnapshotError(
-            f"{where} must be [seat, play] such as [0, '7H 7S'], not {_described(value)}"
+            f"{where} must be [seat, play] such as [0, '7H 7S'], not {_short(value)}"
         )
     seat = _whole(value[0], f"{where}[0] (a seat)", 0, game.players - 1)
     text = value[1]
     if not isinstance(text, str):
         raise SnapshotError(
             f"{where}[1] must be a play in notation such as '7H 7S' or 'discard 2C', "
-            f"not {_described(text)}"
+            f"not {_short(text)}"
         )
     try:
         action = game.parse_action(text)
@@ -1317,7 +1291,7 @@ def _read_note(game: Rats, value: object, where: str, last_round: int, size: int
     if not isinstance(value, list) or len(value) != 5 or value[0] not in ("trick", "round"):
         raise SnapshotError(
             f"{where} must be ['trick', round, leader, plays, winner] or "
-            f"['round', round, stock_to, seats out, next hand size], not {_described(value)}"
+            f"['round', round, stock_to, seats out, next hand size], not {_short(value)}"
         )
     rnd = _whole(value[1], f"{where}[1] (a round)", 1, last_round)
     if value[0] == "trick":
@@ -1436,20 +1410,7 @@ def _texts_of(mask: int) -> str:
 
 def _restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
     """The state of a snapshot, every entry checked (see :meth:`Rats._restore`)."""
-    missing = [k for k in SNAPSHOT_KEYS if k not in snap]
-    # Keys of any type (a mapping handed in need not come from JSON).
-    keys = cast("Mapping[object, Any]", snap)
-    unknown = sorted(str(k)[:40] for k in keys if k not in _SNAPSHOT_KEY_SET)
-    if missing or unknown:
-        problems = []
-        if missing:
-            problems.append("missing: " + ", ".join(missing))
-        if unknown:
-            problems.append("unknown: " + ", ".join(unknown))
-        raise SnapshotError(
-            f"a Rats snapshot has exactly the entries {', '.join(SNAPSHOT_KEYS)} "
-            f"({'; '.join(problems)})"
-        )
+    _entries(snap, SNAPSHOT_KEYS, "a Rats snapshot")
     n = game.players
     deck = game.deck()
     max_rounds: int = game.options["max_rounds"]
