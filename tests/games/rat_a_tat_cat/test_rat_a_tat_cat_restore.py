@@ -255,8 +255,8 @@ def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], object
 
 
 BAD: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
-    ("missing entry", lambda s: s.pop("origin"), "lacks 'origin'"),
-    ("unknown entry", _set(("tempo",), 3), "no entry 'tempo'"),
+    ("missing entry", lambda s: s.pop("origin"), "missing: origin"),
+    ("unknown entry", _set(("tempo",), 3), "unknown: 'tempo'"),
     ("phase name", _set(("phase",), "nap"), "'phase' must be one of"),
     ("bool for an int", _set(("turn",), True), "'turn' must be a whole number"),
     ("seat out of range", _set(("dealer",), 3), "'dealer' must be a whole number from 0 to 2"),
@@ -266,10 +266,10 @@ BAD: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("int for a card", _set(("discard", 0), 5), "'discard' item 1 must be a card"),
     ("a card twice", lambda s: s["draw"].append(s["draw"][0]), "54 cards once each"),
     ("a card missing", lambda s: s["draw"].pop(), "54 cards once each"),
-    ("short row", lambda s: s["hands"].pop(), "'hands' must list 12 items"),
+    ("short row", lambda s: s["hands"].pop(), "'hands' must be a list of 12 items"),
     ("half a row", _set(("hands", 0), None), "four cards or four nulls"),
     ("known wrong", lambda s: s["known"][0].__setitem__(_first_hidden(s, 0), "DRAW2"), "row 1"),
-    ("too few known rows", lambda s: s["known"].pop(), "'known' must list 4 items"),
+    ("too few known rows", lambda s: s["known"].pop(), "'known' must be a list of 4 items"),
     ("faceup without younger", _set(("faceup", 1), True), "'faceup' item 2 must be false"),
     (
         "even origin",
@@ -280,7 +280,7 @@ BAD: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("pool without reshuffles", _set(("pool",), 1), "'pool' must be 0"),
     ("clock", _set(("clock",), -1.0), "'clock' must be a number of seconds"),
     ("clock nan", _set(("clock",), float("nan")), "'clock' must be a number of seconds"),
-    ("stats length", lambda s: s["stats"].pop(), "'stats' must list 6 items"),
+    ("stats length", lambda s: s["stats"].pop(), "'stats' must be a list of 6 items"),
     ("stats count", _set(("stats", 0), 9), "'stats' must count what 'results' show"),
     ("totals", _set(("totals", 0), 999), "'totals' must be the totals"),
     ("rturns above turns", _set(("rturns",), 150), "'rturns'"),
@@ -298,7 +298,7 @@ BAD: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("result missing", _set(("results",), []), "'results' must hold the 1 rounds"),
     ("result sum", _set(("results", 0, "sums", 0), 0), "'results' item 1 'sums' item 1"),
     ("result winners", _set(("results", 0, "winners"), [0, 1, 2]), "'winners' must be"),
-    ("result entry", lambda s: s["results"][0].pop("capped"), "lacks 'capped'"),
+    ("result entry", lambda s: s["results"][0].pop("capped"), "missing: capped"),
 ]
 
 

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, NamedTuple, cast
 
+from ratgames.core import snapshots
 from ratgames.core.errors import (
     DealError,
     IllegalAction,
@@ -43,6 +44,7 @@ from ratgames.core.events import Event, event_json
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
+from ratgames.core.snapshots import short as _shown
 
 from .events import (
     EVENT_TYPES,
@@ -1689,7 +1691,6 @@ STATS_ENTRIES = ("knocks", "knocker_won", "cap_fired", "score_sum", "score_n", "
 
 _RESULT_ENTRIES = ("round", "dealer", "hands", "sums", "winners", "knocker", "capped", "totals")
 _CARD_OF = {t: i for i, t in enumerate(CARD_TEXT)}
-_PHASE_OF = {n: i for i, n in enumerate(PHASE_NAMES)}
 _EXTRA_ALLOWED: tuple[tuple[int, ...], ...] = (
     (0,),
     (0, 1),
@@ -1730,11 +1731,6 @@ _EVENT_OF: dict[str, tuple[type[Event], tuple[tuple[str, str], ...]]] = {
 """Every event kind: its class and its fields, in order, with what each holds."""
 
 
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _listing(names: Sequence[str]) -> str:
     return ", ".join(repr(n) for n in names)
 
@@ -1754,39 +1750,21 @@ class _SnapshotReader:
         return SnapshotError(f"snapshot entry {where} {why}")
 
     def whole(self, value: object, where: str, low: int, high: int | None = None) -> int:
-        if (
-            not isinstance(value, int)
-            or isinstance(value, bool)
-            or value < low
-            or (high is not None and value > high)
-        ):
-            within = f"from {low} to {high}" if high is not None else f"of at least {low}"
-            raise self.fail(where, f"must be a whole number {within}, not {_shown(value)}")
-        return value
+        return snapshots.whole(value, f"snapshot entry {where}", low, high)
 
     def flag(self, value: object, where: str) -> bool:
-        if not isinstance(value, bool):
-            raise self.fail(where, f"must be true or false, not {_shown(value)}")
-        return value
+        return snapshots.flag(value, f"snapshot entry {where}")
 
     def items(self, value: object, where: str, n: int | None = None) -> list[Any]:
-        if not isinstance(value, list | tuple):
-            raise self.fail(where, f"must be a list, not {_shown(value)}")
-        if n is not None and len(value) != n:
-            raise self.fail(where, f"must list {n} items, not {len(value)}")
-        return list(value)
+        return snapshots.items(value, f"snapshot entry {where}", "items", -1 if n is None else n)
 
     def card(self, value: object, where: str, none: bool = False) -> int:
         """A card's notation as a card; None (if allowed) as -1."""
         if value is None and none:
             return -1
-        card = _CARD_OF.get(value) if isinstance(value, str) else None
-        if card is None:
-            also = " or null" if none else ""
-            raise self.fail(
-                where, f"must be a card ({CARDS_ALLOWED}, as text){also}, not {_shown(value)}"
-            )
-        return card
+        also = " or null" if none else ""
+        what = f"a card ({CARDS_ALLOWED}, as text){also}"
+        return snapshots.card(value, f"snapshot entry {where}", _CARD_OF, what)
 
     def cards(
         self, value: object, where: str, n: int | None = None, none: bool = False
@@ -1798,21 +1776,7 @@ class _SnapshotReader:
 
     def entries(self, value: object, where: str, names: Sequence[str]) -> Mapping[str, Any]:
         """``value`` as an object with exactly the entries ``names``."""
-        if not isinstance(value, Mapping):
-            raise self.fail(where, f"must be an object with the entries {_listing(names)}")
-        given = cast("Mapping[object, Any]", value)
-        missing = [k for k in names if k not in given]
-        unknown = sorted(_shown(k) for k in given if k not in names)
-        if missing or unknown:
-            wrong = []
-            if missing:
-                wrong.append(f"it lacks {_listing(missing)}")
-            if unknown:
-                wrong.append(f"it has unknown entries {', '.join(unknown)}")
-            raise self.fail(
-                where, f"has exactly the entries {_listing(names)}; {' and '.join(wrong)}"
-            )
-        return cast("Mapping[str, Any]", value)
+        return snapshots.entries(value, names, f"snapshot entry {where}")
 
     # --- the position ---------------------------------------------------------------------------
 
@@ -1821,25 +1785,9 @@ class _SnapshotReader:
         p = g.players
         p4 = g.p4
         snap = self.snap
-        given = cast("Mapping[object, Any]", snap)
-        missing = [k for k in SNAPSHOT_ENTRIES if k not in given]
-        unknown = sorted(_shown(k) for k in given if k not in SNAPSHOT_ENTRIES)
-        if missing or unknown:
-            wrong = []
-            if missing:
-                wrong.append(f"this one lacks {_listing(missing)}")
-            if unknown:
-                wrong.append(f"it has no entry {', '.join(unknown)}")
-            raise SnapshotError(
-                f"a {g.title} snapshot has exactly the entries {', '.join(SNAPSHOT_ENTRIES)}; "
-                + " and ".join(wrong)
-            )
+        snapshots.entries(snap, SNAPSHOT_ENTRIES, f"a {g.title} snapshot")
         name = snap["phase"]
-        phase = _PHASE_OF.get(name, -1) if isinstance(name, str) else -1
-        if phase < 0:
-            raise self.fail(
-                "'phase'", f"must be one of {_listing(PHASE_NAMES)}, not {_shown(name)}"
-            )
+        phase = snapshots.one_of(name, "snapshot entry 'phase'", PHASE_NAMES)
         over = phase == OVER
         rnd = self.whole(snap["round"], "'round'", 1, g.round_cap)
         dealer = self.whole(snap["dealer"], "'dealer'", 0, p - 1)
