@@ -26,6 +26,7 @@ from .core import (
     SeatView,
     SnapshotError,
     State,
+    snapshots,
 )
 from .core.events import CARD, Event, event_json
 
@@ -83,37 +84,23 @@ class HighCard(Game):
         raise DealError(f"{text!r} is not a card; the cards are 0-9")
 
     def _restore(self, snapshot: Mapping[str, Any]) -> State:
-        keys = {"hands", "pile", "played", "turn", "turns_done", "log"}
-        if set(snapshot) != keys:
-            raise SnapshotError(
-                "a High Card snapshot has exactly the entries "
-                + ", ".join(sorted(keys))
-                + "; missing: "
-                + ", ".join(sorted(keys - set(snapshot)))
-                + "; unknown: "
-                + ", ".join(sorted(set(snapshot) - keys))
-            )
+        snapshots.entries(snapshot, _SNAPSHOT_KEYS, "a High Card snapshot")
 
         def cards(value: Any, what: str) -> list[int]:
-            if not isinstance(value, list):
-                raise SnapshotError(f"{what} is a list of cards 0-9")
             try:
-                return [self.parse_card(c) for c in value]
+                return [self.parse_card(c) for c in snapshots.items(value, what, "cards 0-9")]
             except DealError as exc:
                 raise SnapshotError(f"{what}: {exc}") from None
 
         def lists(value: Any, what: str) -> list[list[int]]:
-            if not isinstance(value, list) or len(value) != self.players:
-                raise SnapshotError(f"{what} is a list of {self.players} lists of cards")
-            return [cards(v, what) for v in value]
+            rows = snapshots.items(value, what, "lists of cards", self.players)
+            return [cards(v, f"{what}[{i}]") for i, v in enumerate(rows)]
 
         hands = lists(snapshot["hands"], "hands")
         pile = cards(snapshot["pile"], "pile")
         played = lists(snapshot["played"], "played")
-        turn, done = snapshot["turn"], snapshot["turns_done"]
-        for name, v, top in (("turn", turn, self.players), ("turns_done", done, 1000)):
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < top:
-                raise SnapshotError(f"{name} is a whole number from 0 to {top - 1}")
+        turn = snapshots.whole(snapshot["turn"], "turn", 0, self.players - 1)
+        done = snapshots.whole(snapshot["turns_done"], "turns_done", 0, 999)
         log = snapshot["log"]
         if not isinstance(log, list) or not all(
             isinstance(e, list) and len(e) == 2 and e[0] in range(self.players) for e in log
@@ -142,6 +129,9 @@ class HighCard(Game):
         who = "You" if event["seat"] == viewer else self.seat_name(event["seat"])
         return f"{who} played {event['card']}"
 
+
+_SNAPSHOT_KEYS = ("hands", "log", "pile", "played", "turn", "turns_done")
+"""The entries of a High Card snapshot (:meth:`HighCardState.snapshot`)."""
 
 _DIGITS = frozenset("0123456789")
 
