@@ -453,16 +453,11 @@ class RatATatCat(Game):
         discard = self._read_cards(deal["discard"], "the deal's 'discard' pile")
         draw.reverse()  # the top of a pile is its last element
         discard.reverse()
-        have = Counter(hands + draw + discard)
-        if have != Counter(DECK):
-            wrong = []
-            for card in range(DRAW2 + 1):
-                n, want = have[card], DECK.count(card)
-                if n != want:
-                    wrong.append(f"{CARD_TEXT[card]} {n} times (not {want})")
+        wrong = _not_the_deck(hands + draw + discard)
+        if wrong:
             raise DealError(
                 "the deal does not hold exactly the 54 cards (0-8 four times, 9 nine times, "
-                f"PEEK, SWAP and DRAW2 three times each): it has {', '.join(wrong)}"
+                f"PEEK, SWAP and DRAW2 three times each): it has {wrong}"
             )
         if not discard or discard[-1] >= PEEK:
             raise DealError("the deal's discard pile must start with a number card on top")
@@ -597,6 +592,20 @@ slots N and M from 1 to 4 and seats P from 1.  Cards: `0`-`9`, `PEEK`, `SWAP`, `
 `"returned": [power cards]` when power cards were turned up and shuffled back into the draw pile
 before the first discard (`first_discard=shuffle_back`).
 """
+
+
+def _not_the_deck(cards: list[int]) -> str:
+    """How ``cards`` differ from the deck (``"5 3 times (not 4), PEEK 4 times (not 3)"``), or
+    "" if they are its 54 cards."""
+    have = Counter(cards)
+    if have == Counter(DECK):
+        return ""
+    wrong = []
+    for card in range(DRAW2 + 1):
+        n, want = have[card], DECK.count(card)
+        if n != want:
+            wrong.append(f"{CARD_TEXT[card]} {n} times (not {want})")
+    return ", ".join(wrong)
 
 
 def _holds(kinds: tuple[int, ...], powers: list[int], places: list[int], first: int) -> bool:
@@ -1918,19 +1927,14 @@ class _SnapshotReader:
                     f"must have the {CARD_TEXT[top]} just drawn on top (its last item) in phase "
                     f"{PHASE_NAMES[ph]!r}",
                 )
-        have = Counter(
+        wrong = _not_the_deck(
             [c for c in hands if c >= 0] + draw + discard + ([held] if held >= 0 else [])
         )
-        if have != Counter(DECK):
-            wrong = []
-            for card in range(DRAW2 + 1):
-                n, want = have[card], DECK.count(card)
-                if n != want:
-                    wrong.append(f"{CARD_TEXT[card]} {n} times (not {want})")
+        if wrong:
             raise SnapshotError(
                 "snapshot entries 'hands', 'draw', 'discard' and 'held' must hold the 54 cards "
                 "once each (0-8 four times, 9 nine times, PEEK, SWAP and DRAW2 three times "
-                f"each): they have {', '.join(wrong)}"
+                f"each): they have {wrong}"
             )
 
         # What each seat (and everyone) knows, and the face-up cards.
