@@ -23,7 +23,7 @@ import math
 import os
 from abc import ABC, abstractmethod
 from bisect import bisect_left
-from collections.abc import Hashable, Iterator, Mapping, MutableSequence, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, cast
 
@@ -370,6 +370,12 @@ class State(ABC, Generic[A, G]):
 
     game: G
 
+    _observation_parts: ClassVar[Mapping[str, Callable[[Any, int, bool], JSON]]] = {}
+    """The entries of :meth:`observation` a game builds on their own for
+    :meth:`observation_part`: each key's builder, called as ``build(state, seat, events)``, must
+    return exactly ``observation(seat, events)[key]``.  Games declare the entries their bots
+    read at every move; any other entry comes from the whole observation."""
+
     def _init_core(self, game: Game, chance: Chance) -> None:
         self.game = game  # type: ignore[assignment]  # the game whose state this is: a G
         self._chance = chance
@@ -428,11 +434,23 @@ class State(ABC, Generic[A, G]):
         """Only the entries ``keys`` of :meth:`observation` (``observation(seat, events)[k]`` for
         each ``k``), for bots that read a few entries at every move, as search play-outs do.
 
-        Games build the entries their bots read on their own, without the rest; any other entry
-        comes from the whole observation.  A key the observation does not have raises
-        :class:`KeyError` naming the keys it has.
+        The entries of the game's :attr:`_observation_parts` are built on their own, without the
+        rest; if any key is not one of them, all come from the whole observation.  A key the
+        observation does not have raises :class:`KeyError` naming the keys it has.
         """
-        full = self.observation(self._check_seat(seat), events)
+        checked = self._check_seat(seat)
+        parts = self._observation_parts
+        out: dict[str, JSON] = {}
+        for key in keys:
+            build = parts.get(key)
+            if build is None:  # an entry built only with the whole observation
+                return self._from_observation(checked, keys, events)
+            out[key] = build(self, checked, events)
+        return out
+
+    def _from_observation(self, seat: int, keys: Sequence[str], events: bool) -> dict[str, JSON]:
+        """The entries ``keys`` of the whole observation (see :meth:`observation_part`)."""
+        full = self.observation(seat, events)
         try:
             return {k: full[k] for k in keys}
         except KeyError as exc:

@@ -13,7 +13,7 @@ Cards are the standard deck ints of :mod:`ratgames.cards`; seat 0 is red, seat 1
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
@@ -578,8 +578,16 @@ def _b(value: bool) -> str:
 # --- the state ----------------------------------------------------------------------------------
 
 
+_OBSERVATION_PARTS: dict[str, Callable[[CagedRatsState, int, bool], JSON]] = {}
+"""The observation's entries that bots read at every move, each built on its own exactly as
+:meth:`CagedRatsState.observation` builds it (:meth:`State.observation_part`): the state class's
+:attr:`State._observation_parts`, filled in below the class (its builders read its fields)."""
+
+
 class CagedRatsState(State[Act, CagedRats]):
     """One moment of a Caged Rats game (a whole rubber or match, or one deal)."""
+
+    _observation_parts = _OBSERVATION_PARTS
 
     __slots__ = (
         "actor",
@@ -1178,19 +1186,6 @@ class CagedRatsState(State[Act, CagedRats]):
         obs["your_throws"] = [TEXT[c] for c in self.thrown[seat]]
         return obs
 
-    def observation_part(
-        self, seat: object, keys: Sequence[str], events: bool = False
-    ) -> dict[str, JSON]:
-        seat = self._check_seat(seat)
-        parts = _OBSERVATION_PARTS
-        out: dict[str, JSON] = {}
-        for key in keys:
-            build = parts.get(key)
-            if build is None:  # an entry built only with the whole observation
-                return super().observation_part(seat, keys, events)
-            out[key] = build(self, seat)
-        return out
-
     def spectator_view(self) -> dict[str, JSON]:
         obs = self._public(None)
         obs["seat"] = None
@@ -1274,18 +1269,18 @@ class CagedRatsState(State[Act, CagedRats]):
         return deal
 
 
-_OBSERVATION_PARTS: dict[str, Callable[[CagedRatsState, int], JSON]] = {
-    "seat": lambda s, seat: seat,
-    "phase": lambda s, seat: PHASE_NAMES[s.phase],
-    "hand": lambda s, seat: [TEXT[c] for c in s.hands[seat]],
-    "cages": lambda s, seat: s._cages_json(),
-    "offer": lambda s, seat: TEXT[s.offer] if s.offer >= 0 else None,
-    "bid": lambda s, seat: TEXT[s.bid] if s.bid >= 0 else None,
-    "face_up_seen": lambda s, seat: s._face_up_seen(),
-    "scores": lambda s, seat: list(s.scores),
-}
-"""The observation's entries that bots read at every move, each built on its own exactly as
-:meth:`CagedRatsState.observation` builds it (:meth:`CagedRatsState.observation_part`)."""
+_OBSERVATION_PARTS.update(
+    {
+        "seat": lambda s, seat, events: seat,
+        "phase": lambda s, seat, events: PHASE_NAMES[s.phase],
+        "hand": lambda s, seat, events: [TEXT[c] for c in s.hands[seat]],
+        "cages": lambda s, seat, events: s._cages_json(),
+        "offer": lambda s, seat, events: TEXT[s.offer] if s.offer >= 0 else None,
+        "bid": lambda s, seat, events: TEXT[s.bid] if s.bid >= 0 else None,
+        "face_up_seen": lambda s, seat, events: s._face_up_seen(),
+        "scores": lambda s, seat, events: list(s.scores),
+    }
+)
 
 
 # --- a position restored from its snapshot ------------------------------------------------------

@@ -673,8 +673,16 @@ _RawDeal = tuple[list[int], list[int], list[int], tuple[int, ...]]
 # --- the state ------------------------------------------------------------------------------------
 
 
+_OBSERVATION_PARTS: dict[str, Callable[[RatState, int, bool], JSON]] = {}
+"""The observation's entries that bots read at every move, each built on its own exactly as
+:meth:`RatState.observation` builds it (:meth:`State.observation_part`): the state class's
+:attr:`State._observation_parts`, filled in below the class (its builders read its fields)."""
+
+
 class RatState(State[Act, RatATatCat]):
     """One moment of a game of Rat-a-Tat Cat."""
+
+    _observation_parts = _OBSERVATION_PARTS
 
     __slots__ = (
         "active",
@@ -1461,19 +1469,6 @@ class RatState(State[Act, RatATatCat]):
             return None
         return CARD_TEXT[self.held] if self.turn == seat or self.held_pub else "hidden"
 
-    def observation_part(
-        self, seat: object, keys: Sequence[str], events: bool = False
-    ) -> dict[str, JSON]:
-        seat = self._check_seat(seat)
-        parts = _OBSERVATION_PARTS
-        out: dict[str, JSON] = {}
-        for key in keys:
-            build = parts.get(key)
-            if build is None:  # an entry built only with the whole observation
-                return super().observation_part(seat, keys, events)
-            out[key] = build(self, seat, events)
-        return out
-
     def spectator_view(self) -> dict[str, JSON]:
         view = self._public()
         view["seat"] = None
@@ -1639,26 +1634,28 @@ class RatState(State[Act, RatATatCat]):
         return {k: [list(x) for x in v] if k == "hands" else list(v) for k, v in deal.items()}
 
 
-_OBSERVATION_PARTS: dict[str, Callable[[RatState, int, bool], JSON]] = {
-    "seat": lambda s, seat, events: seat,
-    "round": lambda s, seat, events: s.rnd,
-    "phase": lambda s, seat, events: PHASE_NAMES[s.phase],
-    "turn": lambda s, seat, events: None if s.phase == OVER else s.turn,
-    "draws_left": lambda s, seat, events: s.extra,
-    "in_round": lambda s, seat, events: [s.hands[p * SLOTS] >= 0 for p in range(s.game.players)],
-    "face_up": lambda s, seat, events: [
-        s.faceup[p * SLOTS : p * SLOTS + SLOTS] for p in range(s.game.players)
-    ],
-    "discard": lambda s, seat, events: [CARD_TEXT[c] for c in reversed(s.discard)],
-    "discard_top": lambda s, seat, events: CARD_TEXT[s.discard[-1]] if s.discard else None,
-    "events": lambda s, seat, events: s._event_list(EVENTS_SHOWN) if events else [],
-    "events_start": lambda s, seat, events: s.evn - min(s.evn, EVENTS_SHOWN),
-    "slots": lambda s, seat, events: s._rows(seat),
-    "held": lambda s, seat, events: s._held_for(seat),
-    "totals": lambda s, seat, events: list(s.totals),
-}
-"""The observation's entries that bots read at every move, each built on its own exactly as
-:meth:`RatState.observation` builds it (:meth:`RatState.observation_part`)."""
+_OBSERVATION_PARTS.update(
+    {
+        "seat": lambda s, seat, events: seat,
+        "round": lambda s, seat, events: s.rnd,
+        "phase": lambda s, seat, events: PHASE_NAMES[s.phase],
+        "turn": lambda s, seat, events: None if s.phase == OVER else s.turn,
+        "draws_left": lambda s, seat, events: s.extra,
+        "in_round": lambda s, seat, events: [
+            s.hands[p * SLOTS] >= 0 for p in range(s.game.players)
+        ],
+        "face_up": lambda s, seat, events: [
+            s.faceup[p * SLOTS : p * SLOTS + SLOTS] for p in range(s.game.players)
+        ],
+        "discard": lambda s, seat, events: [CARD_TEXT[c] for c in reversed(s.discard)],
+        "discard_top": lambda s, seat, events: CARD_TEXT[s.discard[-1]] if s.discard else None,
+        "events": lambda s, seat, events: s._event_list(EVENTS_SHOWN) if events else [],
+        "events_start": lambda s, seat, events: s.evn - min(s.evn, EVENTS_SHOWN),
+        "slots": lambda s, seat, events: s._rows(seat),
+        "held": lambda s, seat, events: s._held_for(seat),
+        "totals": lambda s, seat, events: list(s.totals),
+    }
+)
 
 
 # --- restoring a snapshot -------------------------------------------------------------------------

@@ -11,7 +11,7 @@ move generation reads its plays from tables keyed by parts of that mask (see
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from math import comb
 from typing import Any
 
@@ -241,8 +241,16 @@ class Rats(Game):
         return _restore_state(self, snapshot)
 
 
+_OBSERVATION_PARTS: dict[str, Callable[[RatsState, int, bool], JSON]] = {}
+"""The observation's entries that bots read at every move, each built on its own exactly as
+:meth:`RatsState.observation` builds it (:meth:`State.observation_part`): the state class's
+:attr:`State._observation_parts`, filled in below the class (its builders read its fields)."""
+
+
 class RatsState(State[RatsAction, Rats]):
     """A moment of a game of Rats."""
+
+    _observation_parts = _OBSERVATION_PARTS
 
     __slots__ = (
         "_legal_cache",
@@ -944,19 +952,6 @@ class RatsState(State[RatsAction, Rats]):
         obs["reserve_unknown"] = (self.reserves[seat] & ~known).bit_count()
         return obs
 
-    def observation_part(
-        self, seat: object, keys: Sequence[str], events: bool = False
-    ) -> dict[str, JSON]:
-        seat = self._check_seat(seat)
-        parts = _OBSERVATION_PARTS
-        out: dict[str, JSON] = {}
-        for key in keys:
-            build = parts.get(key)
-            if build is None:  # an entry built only with the whole observation
-                return super().observation_part(seat, keys, events)
-            out[key] = build(self, seat)
-        return out
-
     def spectator_view(self) -> dict[str, JSON]:
         obs = self._public()
         obs["seat"] = None
@@ -1150,6 +1145,22 @@ class RatsState(State[RatsAction, Rats]):
             "hands": [_texts(h) for h in self.initial_hands],
             "stock": _texts(stock),
         }
+
+
+_OBSERVATION_PARTS.update(
+    {
+        "seat": lambda s, seat, events: seat,
+        "round": lambda s, seat, events: s.round,
+        "hand": lambda s, seat, events: _texts(s.hands[seat]),
+        "out": lambda s, seat, events: [not a for a in s.alive],
+        "trick": lambda s, seat, events: s._current_trick_json(),
+        "played_this_round": lambda s, seat, events: _texts(_cards_of(s.round_seen | s.trick_mask)),
+        "won_this_round": lambda s, seat, events: [_texts(_cards_of(w)) for w in s.won_round],
+        "reserve_known": lambda s, seat, events: _texts(
+            _cards_of(s.reserves[seat] & s.known[seat])
+        ),
+    }
+)
 
 
 _ALL_CARDS = (1 << 54) - 1
@@ -1953,17 +1964,3 @@ Your hand; every card played face up, this round and before (and so which cards 
 won into their reserve and not played since); everyone's hand and reserve sizes; who is out.
 Never the order of anyone's reserve, nor the stock.
 """
-
-
-_OBSERVATION_PARTS: dict[str, Callable[[RatsState, int], JSON]] = {
-    "seat": lambda s, seat: seat,
-    "round": lambda s, seat: s.round,
-    "hand": lambda s, seat: _texts(s.hands[seat]),
-    "out": lambda s, seat: [not a for a in s.alive],
-    "trick": lambda s, seat: s._current_trick_json(),
-    "played_this_round": lambda s, seat: _texts(_cards_of(s.round_seen | s.trick_mask)),
-    "won_this_round": lambda s, seat: [_texts(_cards_of(w)) for w in s.won_round],
-    "reserve_known": lambda s, seat: _texts(_cards_of(s.reserves[seat] & s.known[seat])),
-}
-"""The observation's entries that bots read at every move, each built on its own exactly as
-:meth:`RatsState.observation` builds it (:meth:`RatsState.observation_part`)."""
