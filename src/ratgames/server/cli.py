@@ -302,7 +302,16 @@ def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> No
 @click.option("--seed", type=int, default=0, show_default=True, help="The bot's seed.")
 def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, seed: int) -> None:
     """Seat a bot process at a remote table (for bot authors): it joins a seat, plays through
-    the protocol seeing only its observation, and stops when the game ends."""
+    the protocol seeing only its observation, and stops when the game ends.
+
+    Search bots (ismcts, pimc) play too: on each turn they think, the server hands the seat one
+    honest sample of the hidden cards, and they draw every other sample from it.
+
+    
+    Examples:
+      ratgames bot K7QX2M --server host:8000 --bot heuristic
+      ratgames bot K7QX2M --server host:8000 --bot ismcts:seconds=1 --name Searcher
+    """
     from ratgames.core.registry import get_game
 
     from .client import ClientError, http_json
