@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from tests.json_paths import json_at, json_paths
 
 import ratgames
 from ratgames.core.bots import SeatView, make_bot
@@ -241,23 +242,6 @@ def _damage_targets() -> list[tuple[Game, Any]]:
     return _POSITIONS
 
 
-def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, (*path, i))
-    return out
-
-
-def _at(node: Any, path: tuple[Any, ...]) -> Any:
-    for key in path:
-        node = node[key]
-    return node
-
-
 _ODD = st.one_of(
     st.sampled_from(
         [None, True, False, 0, -1, 1, 2, 3, 16, 17, 10**9, 2.0, "", "AH", "2C", "KS", "10D"]
@@ -278,9 +262,9 @@ def test_damaged_snapshots_are_refused_or_are_positions(data: st.DataObject) -> 
     game, good = targets[data.draw(st.integers(0, len(targets) - 1))]
     snap = json.loads(json.dumps(good))
     for _ in range(data.draw(st.integers(1, 3))):
-        paths = _paths(snap)[1:]
+        paths = json_paths(snap)
         path = data.draw(st.sampled_from(paths))
-        parent, key = _at(snap, path[:-1]), path[-1]
+        parent, key = json_at(snap, path[:-1]), path[-1]
         how = data.draw(st.sampled_from(["drop", "replace", "duplicate", "swap", "shift"]))
         if how == "drop":
             del parent[key]
@@ -292,11 +276,13 @@ def test_damaged_snapshots_are_refused_or_are_positions(data: st.DataObject) -> 
             else:
                 parent[key] = [parent[key], parent[key]]
         elif how == "swap":
-            texts = [p for p in paths if isinstance(_at(snap, p), str) and _at(snap, p) in TEXT]
+            texts = [
+                p for p in paths if isinstance(json_at(snap, p), str) and json_at(snap, p) in TEXT
+            ]
             if len(texts) >= 2:
                 a = data.draw(st.sampled_from(texts))
                 b = data.draw(st.sampled_from(texts))
-                pa, pb = _at(snap, a[:-1]), _at(snap, b[:-1])
+                pa, pb = json_at(snap, a[:-1]), json_at(snap, b[:-1])
                 pa[a[-1]], pb[b[-1]] = pb[b[-1]], pa[a[-1]]
         else:
             value = parent[key]

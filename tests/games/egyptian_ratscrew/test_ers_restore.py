@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from tests.json_paths import json_at, json_paths
 
 import ratgames
 from ratgames.core.bots import Bot, SeatView, make_bot
@@ -369,23 +370,6 @@ def _damage_targets() -> list[tuple[Game, Any]]:
     return _POSITIONS
 
 
-def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [path]
-    if isinstance(node, dict):
-        for k, v in node.items():
-            out += _paths(v, (*path, k))
-    elif isinstance(node, list):
-        for i, v in enumerate(node):
-            out += _paths(v, (*path, i))
-    return out
-
-
-def _at(node: Any, path: tuple[Any, ...]) -> Any:
-    for key in path:
-        node = node[key]
-    return node
-
-
 _TEXTS = ["2C", "5D", "10H", "JS", "QC", "KD", "AH", "BJ", "RJ"]
 _ODD = st.one_of(
     st.sampled_from(
@@ -410,9 +394,9 @@ def test_damaged_snapshots_are_refused_or_are_positions_that_play_on(data: st.Da
     game, good = targets[data.draw(st.integers(0, len(targets) - 1))]
     snap = json.loads(json.dumps(good))
     for _ in range(data.draw(st.integers(1, 3))):
-        paths = _paths(snap)[1:]
+        paths = json_paths(snap)
         path = data.draw(st.sampled_from(paths))
-        parent, key = _at(snap, path[:-1]), path[-1]
+        parent, key = json_at(snap, path[:-1]), path[-1]
         how = data.draw(st.sampled_from(["drop", "replace", "duplicate", "swap", "shift"]))
         if how == "drop":
             del parent[key]
@@ -424,9 +408,9 @@ def test_damaged_snapshots_are_refused_or_are_positions_that_play_on(data: st.Da
             else:
                 parent[key] = [parent[key], parent[key]]
         elif how == "swap":
-            same = [p for p in paths if type(_at(snap, p)) is type(parent[key])]
+            same = [p for p in paths if type(json_at(snap, p)) is type(parent[key])]
             other = data.draw(st.sampled_from(same))
-            there = _at(snap, other[:-1])
+            there = json_at(snap, other[:-1])
             parent[key], there[other[-1]] = there[other[-1]], parent[key]
         else:
             value = parent[key]

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.json_paths import json_at, json_paths
 
 import ratgames
 from ratgames.cards import parse_card, standard_deck
@@ -318,27 +319,6 @@ def _bases() -> tuple[tuple[Rats, str], ...]:
     return tuple(out)
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """The path of every value inside ``node``."""
-    out: list[tuple[Any, ...]] = []
-    items: list[tuple[Any, Any]] = []
-    if isinstance(node, dict):
-        items = list(node.items())
-    elif isinstance(node, list):
-        items = list(enumerate(node))
-    for key, value in items:
-        path = (*prefix, key)
-        out.append(path)
-        out += _paths(value, path)
-    return out
-
-
-def _at(root: Any, path: tuple[Any, ...]) -> Any:
-    for key in path:
-        root = root[key]
-    return root
-
-
 ODD_VALUES = st.one_of(
     st.integers(min_value=-3, max_value=60),
     st.integers(),
@@ -355,7 +335,7 @@ ODD_VALUES = st.one_of(
 
 def _mutate(data: st.DataObject, pick: random.Random, snap: dict[str, Any]) -> None:
     """One random change to ``snap``, anywhere inside it (``pick`` chooses where, uniformly)."""
-    paths = _paths(snap)
+    paths = json_paths(snap)
     kind = pick.choice(["drop", "replace", "duplicate", "swap", "move", "move", "nudge"])
     if kind in ("swap", "move"):
         # Two card texts trade places: anywhere, or (a move) between hands, reserves and stock.
@@ -365,16 +345,18 @@ def _mutate(data: st.DataObject, pick: random.Random, snap: dict[str, Any]) -> N
         cards = [
             p
             for p in paths
-            if p[0] in where and isinstance(_at(snap, p), str) and _at(snap, p) in CARD_TEXTS
+            if p[0] in where
+            and isinstance(json_at(snap, p), str)
+            and json_at(snap, p) in CARD_TEXTS
         ]
         if len(cards) >= 2:
             a, b = pick.sample(cards, 2)
-            pa, pb = _at(snap, a[:-1]), _at(snap, b[:-1])
-            pa[a[-1]], pb[b[-1]] = _at(snap, b), _at(snap, a)
+            pa, pb = json_at(snap, a[:-1]), json_at(snap, b[:-1])
+            pa[a[-1]], pb[b[-1]] = json_at(snap, b), json_at(snap, a)
             return
         kind = "replace"
     path = pick.choice(paths)
-    parent, key = _at(snap, path[:-1]), path[-1]
+    parent, key = json_at(snap, path[:-1]), path[-1]
     if kind == "drop":
         del parent[key]
     elif kind == "duplicate" and isinstance(parent, list):
