@@ -262,6 +262,8 @@ async def test_between_rounds_a_reveal_waits_for_a_key() -> None:
                 app.submit(mover.act(SeatView(app.state, 0)))
             await pilot.pause(0.01)
         assert isinstance(app.screen, TextScreen)
+        # The screen is pushed at once; its widgets are mounted on a later turn of the loop.
+        await until(pilot, lambda: bool(app.screen.query(".title")))
         assert app.paused and app.state.stage() == 1
         assert "Round 1 is over" in text_of(app, ".title")
         moves = len(app.state.events())
