@@ -325,12 +325,7 @@ class Game(ABC):
             raise SnapshotError(
                 f"a snapshot is a mapping (JSON object), not {type(snapshot).__name__}"
             )
-        try:
-            state = self._restore(snapshot)
-        except SnapshotError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise SnapshotError(f"not a {self.title} position: {exc}") from None
+        state = self._restore(snapshot)
         state._forget_origin(rng)
         return state
 
