@@ -485,6 +485,14 @@ class Table:
             if s.kind == "person" and s.conn is None:
                 self.seat_left(i)
 
+    def _not_playing(self) -> RequestError:
+        """The refusal of a request that needs the game under way."""
+        return RequestError(
+            409,
+            "wrong_status",
+            "the game has not started" if self.status == "lobby" else "the game is over",
+        )
+
     async def submit(
         self,
         seat: int,
@@ -497,11 +505,7 @@ class Table:
     ) -> None:
         """An action from a seat (a person's connection, or a bot when ``conn`` is None)."""
         if self.status != "playing" or self.state is None:
-            raise RequestError(
-                409,
-                "wrong_status",
-                "the game has not started" if self.status == "lobby" else "the game is over",
-            )
+            raise self._not_playing()
         if self.race is not None:
             await self.race.offer(seat, text, conn, ref, pressed_at, seen_at)
             return
@@ -512,11 +516,7 @@ class Table:
         current position (it depends only on what the seat knows, and on fresh randomness)."""
         state = self.state
         if self.status != "playing" or state is None or state.is_over():
-            raise RequestError(
-                409,
-                "wrong_status",
-                "the game has not started" if self.status == "lobby" else "the game is over",
-            )
+            raise self._not_playing()
         sample = state.sample_consistent(seat, Rng(secrets.randbits(63)))
         return {
             "type": "sample",
