@@ -4,8 +4,8 @@ move for move, and how much faster.
 Run:  python3 -m uv run python benchmarks/check_compiled.py [--games 20000] [--game ID ...]
       [--json FILE]
 
-It needs a compiled build of these sources (``python3 -m uv run --with setuptools ratgames
-compile build``).  For every game, each player count the generic tests use with the default
+It needs a compiled build of these sources (``python3 -m uv run ratgames compile
+build``).  For every game, each player count the generic tests use with the default
 options and each option variant at the smallest table, it plays ``--games`` seeded random games
 twice, in a process that runs the Python modules (``RATGAMES_COMPILED=off``) and in one that
 runs the compiled build (``RATGAMES_COMPILED=require``), and compares digests of everything a

@@ -1,10 +1,10 @@
 """The engine's hot modules compiled to C with mypyc: an optional build, used only while it
 matches the sources exactly.
 
-Build it once (it needs a C compiler and Python's headers; mypy comes with the dev tools that
-``uv sync`` installs, setuptools is fetched for the build)::
+Build it once (it needs a C compiler and Python's headers; mypy and setuptools come with the
+development tools that ``uv sync`` installs)::
 
-    python3 -m uv run --with setuptools ratgames compile build
+    python3 -m uv run ratgames compile build
     python3 -m uv run ratgames compile status
     python3 -m uv run ratgames compile clean
 
@@ -159,8 +159,7 @@ def activate() -> bool:
         if require:
             raise ImportError(
                 "RATGAMES_COMPILED=require but there is no compiled build of these sources in "
-                f"{root}: make one with python3 -m uv run --with setuptools ratgames compile "
-                "build"
+                f"{root}: make one with python3 -m uv run ratgames compile build"
             )
         return False
     if any(name in sys.modules for name in MODULES):
@@ -192,8 +191,9 @@ def build(*, echo: bool = True) -> Path:
     missing = [m for m in ("mypy", "mypyc", "setuptools") if importlib.util.find_spec(m) is None]
     if missing:
         raise CompileError(
-            f"{' and '.join(missing)} not installed: build with python3 -m uv run --with "
-            "setuptools ratgames compile build (mypy comes with uv sync's dev tools)"
+            f"{' and '.join(missing)} not installed: they come with the development tools "
+            "(python3 -m uv sync in a checkout), or install them beside ratgames (pip install "
+            "mypy setuptools)"
         )
     compiler = os.environ.get("CC", "cc")
     if shutil.which(compiler) is None:
@@ -301,7 +301,6 @@ def status() -> str:
     folder = cache_root() / source_key()
     if _read_manifest(folder) is None:
         return (
-            "not compiled: no build of these sources (python3 -m uv run --with setuptools "
-            "ratgames compile build)"
+            "not compiled: no build of these sources (python3 -m uv run ratgames compile build)"
         )
     return f"not compiled: a build is in {folder}, but the modules were imported before it"

@@ -14,7 +14,7 @@ def compile_group() -> None:
     sources: random play and search play-outs about twice as fast, the same games move for move.
 
     \b
-    python3 -m uv run --with setuptools ratgames compile build   (once; needs a C compiler)
+    python3 -m uv run ratgames compile build    (once; needs a C compiler)
     python3 -m uv run ratgames compile status
     RATGAMES_COMPILED=off python3 -m uv run ratgames ...        (run without it)
     """
