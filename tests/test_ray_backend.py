@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 
 from ratgames import sim
+from ratgames.checkpoint import RunCheckpoint
 from ratgames.cli import main
 from ratgames.core import Option, RandomBot, SeatView
 from ratgames.core import bots as bot_registry
@@ -201,6 +202,35 @@ def test_a_tournament_on_the_cluster_is_the_local_tournament(cluster: Cluster) -
     assert on_ray.to_json() == local.to_json()
     assert on_ray.markdown() == local.markdown()
     assert sum(done) == 3 * 40
+
+
+def test_a_run_stopped_on_the_cluster_goes_on_there_from_its_checkpoint(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    config = SimConfig("caged-rats", 2, {"single_deal": True}, ("heuristic", "random"), 300, seed=2)
+    local = simulate(config, workers=1)
+    checkpoint = RunCheckpoint.open(tmp_path / "run.ckpt", "simulate", [config])
+
+    def stop(k: int) -> None:
+        raise KeyboardInterrupt  # Ctrl-C as the first chunk comes in
+
+    with RayBackend(cluster.address) as backend, pytest.raises(KeyboardInterrupt):
+        simulate(
+            config,
+            backend=backend,
+            on_progress=stop,
+            checkpoint=lambda r: checkpoint.save(config, r),
+        )
+    again = RunCheckpoint.open(tmp_path / "run.ckpt", "simulate", [config])
+    start = again.start(config)
+    assert start is not None and start.games < config.games
+    done = start.games
+    played: list[int] = []
+    with RayBackend(cluster.address) as backend:
+        resumed = simulate(config, backend=backend, start=start, on_progress=played.append)
+    assert sum(played) == config.games - done
+    assert _figures(resumed) == _figures(local)
+    assert resumed.first_shares == local.first_shares
 
 
 def test_the_command_line_runs_on_the_cluster_with_clean_output(

@@ -187,6 +187,68 @@ def backend_options(f: F) -> F:
     )(f)
 
 
+def checkpoint_options(f: F) -> F:
+    """``--checkpoint`` and ``--checkpoint-every``: save a long run's progress to go on later."""
+    f = click.option(
+        "--checkpoint-every",
+        type=click.FloatRange(min=0.1),
+        default=60.0,
+        show_default=True,
+        metavar="SECONDS",
+        help="How often --checkpoint saves (it also saves at the end and on Ctrl-C).",
+    )(f)
+    return click.option(
+        "--checkpoint",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        metavar="FILE",
+        help="Save progress to FILE as the run goes; run the same command again to go on "
+        "where it stopped (with more --games, to add to a finished run).",
+    )(f)
+
+
+def _open_checkpoint(
+    path: Path | None, command: str, configs: list[Any], keep_games: bool = False
+) -> Any:
+    """The run checkpoint at ``path`` for these runs (None without --checkpoint); says on
+    stderr how many games it already holds."""
+    if path is None:
+        return None
+    from .checkpoint import CheckpointError, RunCheckpoint
+
+    _check_writable_file(path, "--checkpoint")
+    try:
+        checkpoint = RunCheckpoint.open(path, command, configs, keep_games)
+    except CheckpointError as exc:
+        raise click.BadParameter(str(exc), param_hint="--checkpoint") from None
+    done = sum(checkpoint.done(c) for c in configs)
+    if done:
+        total = sum(c.games for c in configs)
+        err.print(
+            f"Going on from {path}: {done:,} of {total:,} games already played", highlight=False
+        )
+    return checkpoint
+
+
+@contextlib.contextmanager
+def _stops_kept(checkpoint: Path | None) -> Iterator[None]:
+    """A run stopped by Ctrl-C or by its cluster: say what was kept (the run saved its
+    checkpoint before the error came up) and exit, with 130 after Ctrl-C as a shell expects."""
+    go_on = f"progress saved in {checkpoint}; run the same command to go on"
+    try:
+        yield
+    except KeyboardInterrupt:
+        if checkpoint is not None:
+            err.print(f"Stopped: {go_on}.")
+        else:
+            err.print("Stopped; give --checkpoint FILE to be able to go on next time.")
+        raise SystemExit(130) from None
+    except RatgamesError as exc:
+        if checkpoint is None:
+            raise
+        raise click.ClickException(f"{exc}\n{go_on}") from None
+
+
 def _backend(
     name: str, address: str | None, workers: int | None
 ) -> contextlib.AbstractContextManager[Backend | None]:
@@ -724,6 +786,7 @@ def _progress() -> Progress | LogProgress:
     help="Also write every game's result (bots by seat, winners, points, length) to --json.",
 )
 @backend_options
+@checkpoint_options
 def simulate(
     game: str,
     games_: int,
@@ -739,6 +802,8 @@ def simulate(
     per_game: bool,
     backend: str,
     address: str | None,
+    checkpoint: Path | None,
+    checkpoint_every: float,
 ) -> None:
     """Play bot-vs-bot games in parallel and report win rates, lengths and points.
 
@@ -753,12 +818,16 @@ def simulate(
     --backend ray plays the same games as Ray tasks: on a Ray started on this machine, or on a
     cluster (--address, see docs/cluster.md).
 
+    --checkpoint FILE saves the games played so far every minute, at the end and on Ctrl-C:
+    the same command run again goes on from them, and its figures are those of a run never
+    stopped.
+
     \b
     Examples:
       ratgames simulate rats --games 200 --bots heuristic random
       ratgames simulate caged-rats -g 100 -b heuristic random --json caged.json
       ratgames simulate rat-a-tat-cat -n 2 -o mode=round -g 200 --sweep knock=4,8,12
-      ratgames simulate rats -g 1000000 --backend ray --address auto"""
+      ratgames simulate rats -g 1000000 --backend ray --address auto --checkpoint rats.ckpt"""
     from .sim import SimConfig, SimResult
     from .sim import simulate as run
 
@@ -790,17 +859,31 @@ def simulate(
             for s in swept:
                 make_bot(g, s)
             runs.append((text, swept))
+    configs = [
+        SimConfig(game, g.players, dict(g.options), row, games_, seed, rotate) for _, row in runs
+    ]
+    saved = _open_checkpoint(checkpoint, "simulate", configs, per_game)
     results: list[tuple[str | None, SimResult]] = []
-    with _backend(backend, address, workers) as chosen, _progress() as progress:
-        for label_value, row in runs:
+    with (
+        _stops_kept(checkpoint),
+        _backend(backend, address, workers) as chosen,
+        _progress() as progress,
+    ):
+        for (label_value, _row), config in zip(runs, configs, strict=True):
             label = f"{game} simulation" + (
                 f" {param}={label_value}" if label_value is not None else ""
             )
-            task = progress.add_task(label, total=games_)
-            config = SimConfig(game, g.players, dict(g.options), row, games_, seed, rotate)
+            start = saved.start(config, per_game) if saved is not None else None
+            done = start.games if start is not None else 0
+            if done:
+                label += f" (from game {done + 1:,})"
+            task = progress.add_task(label, total=games_ - done)
 
             def advance(k: int, task: TaskID = task) -> None:
                 progress.advance(task, k)
+
+            def save(r: SimResult, c: SimConfig = config) -> None:
+                saved.save(c, r)
 
             result = run(
                 config,
@@ -808,6 +891,9 @@ def simulate(
                 on_progress=advance,
                 keep_games=per_game,
                 backend=chosen,
+                start=start,
+                checkpoint=save if saved is not None else None,
+                checkpoint_every=checkpoint_every,
             )
             results.append((label_value, result))
     if sweep:
@@ -973,6 +1059,7 @@ def _print_sweep(game: Game, param: str, results: Sequence[tuple[str | None, Any
     "(default: tournament-GAME in the current folder).",
 )
 @backend_options
+@checkpoint_options
 def tournament(
     game: str,
     bots: tuple[str, ...],
@@ -984,17 +1071,21 @@ def tournament(
     out: Path | None,
     backend: str,
     address: str | None,
+    checkpoint: Path | None,
+    checkpoint_every: float,
 ) -> None:
     """Rate bots: every pairing plays the same deals from every seat; Elo ratings with 95%
     intervals and a crosstable.
 
     Progress goes to stderr as for simulate: a bar on a terminal, else plain lines for a log.
-    --backend ray plays the games on Ray, as for simulate.
+    --backend ray plays the games on Ray, and --checkpoint FILE lets a stopped tournament go
+    on, as for simulate.
 
     \b
-    Example:
-      ratgames tournament caged-rats -o single_deal=true -g 20 -b random heuristic"""
-    from .tournament import percent, run_tournament
+    Examples:
+      ratgames tournament caged-rats -o single_deal=true -g 20 -b random heuristic
+      ratgames tournament rats -g 2000 -b random heuristic ismcts --checkpoint rats-t.ckpt"""
+    from .tournament import pairing_configs, percent, run_tournament
 
     cls = game_class(game)
     n = players or (2 if cls.min_players <= 2 else cls.min_players)
@@ -1011,8 +1102,21 @@ def tournament(
     stem = out or Path(f"tournament-{game}")
     for path in (stem.with_suffix(".json"), stem.with_suffix(".md")):
         _check_writable_file(path, "--out")
-    with _backend(backend, address, workers) as chosen, _progress() as progress:
-        task = progress.add_task(f"{game} tournament", total=per * pairings)
+    configs = [
+        c
+        for _, c in pairing_configs(
+            game, names, per, players=g.players, options=g.options, seed=seed
+        )
+    ]
+    saved = _open_checkpoint(checkpoint, "tournament", configs)
+    done = sum(saved.done(c) for c in configs) if saved is not None else 0
+    label = f"{game} tournament" + (f" (from game {done + 1:,})" if done else "")
+    with (
+        _stops_kept(checkpoint),
+        _backend(backend, address, workers) as chosen,
+        _progress() as progress,
+    ):
+        task = progress.add_task(label, total=per * pairings - done)
         result = run_tournament(
             game,
             names,
@@ -1023,6 +1127,8 @@ def tournament(
             workers=workers,
             on_progress=lambda k: progress.advance(task, k),
             backend=chosen,
+            checkpoint=saved,
+            checkpoint_every=checkpoint_every,
         )
     table = Table(title=f"{g.title}: {pairings} pairings x {per} games, {g.players} players")
     table.add_column("#", justify="right")

@@ -300,7 +300,5 @@ def status() -> str:
         return "not compiled: RATGAMES_COMPILED=off"
     folder = cache_root() / source_key()
     if _read_manifest(folder) is None:
-        return (
-            "not compiled: no build of these sources (python3 -m uv run ratgames compile build)"
-        )
+        return "not compiled: no build of these sources (python3 -m uv run ratgames compile build)"
     return f"not compiled: a build is in {folder}, but the modules were imported before it"

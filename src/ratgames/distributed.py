@@ -261,13 +261,19 @@ class RayBackend:
             raise RuntimeError("open the backend first: with RayBackend(...) as backend: ...")
         return self._ray
 
-    def play(self, config: SimConfig, receive: Callable[[int, list[GameSummary]], None]) -> None:
-        """Play the run's games as tasks, calling ``receive(start, summaries)`` per finished
-        chunk (see :class:`ratgames.sim.Backend`)."""
+    def play(
+        self,
+        config: SimConfig,
+        receive: Callable[[int, list[GameSummary]], None],
+        first: int = 0,
+    ) -> None:
+        """Play the run's games from game ``first`` on as tasks, calling ``receive(start,
+        summaries)`` per finished chunk (see :class:`ratgames.sim.Backend`)."""
         ray = self._connected()
         job = ray.put(_job(config))
         pending: dict[Any, tuple[int, int]] = {}
-        start = played = 0
+        start = first
+        played = 0
         busy = 0.0
         try:
             while start < config.games or pending:

@@ -8,9 +8,11 @@
 
 from __future__ import annotations
 
+import base64
 import math
 import os
 import statistics
+import sys
 import time
 from array import array
 from collections.abc import Callable, Mapping
@@ -64,6 +66,19 @@ class SimConfig:
     rotate: bool = True
     mirror: bool = False
     """Deal each shuffle once per seat rotation: every bot gets every hand, and luck cancels."""
+
+    def settings(self) -> dict[str, Any]:
+        """Everything but the number of games, as JSON: two runs with the same settings play
+        the same game at every index, so a run can go on from another's games."""
+        return {
+            "game": self.game_id,
+            "players": self.players,
+            "options": {k: self.options[k] for k in sorted(self.options)},
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "rotate_seats": self.rotate,
+            "mirror": self.mirror,
+        }
 
 
 def _entrants(config: SimConfig, index: int) -> tuple[int, ...]:
@@ -236,6 +251,87 @@ class SimResult:
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
+    def state(self) -> dict[str, Any]:
+        """Everything this result has counted, as JSON, exactly (see :meth:`from_state`): a run
+        that goes on from it ends with the figures of a run never stopped."""
+        return {
+            "games": self.games,
+            "seconds": self.seconds,
+            "entrants": [[e.bot, e.games, e.wins, e.points_sum] for e in self.entrants],
+            "seat_wins": list(self.seat_wins),
+            "capped_games": self.capped_games,
+            "detail_sums": dict(self.detail_sums),
+            "game_lengths": _pack(self.game_lengths),
+            "first_shares": _pack(self.first_shares),
+            "summaries": None
+            if self.summaries is None
+            else [
+                {
+                    "entrants": list(g.entrants),
+                    "winners": list(g.winners),
+                    "points": list(g.points),
+                    "length": g.length,
+                    "actions": g.actions,
+                    "capped": g.capped,
+                    "details": dict(g.details),
+                }
+                for g in self.summaries
+            ],
+        }
+
+    @classmethod
+    def from_state(cls, config: SimConfig, data: object, keep_games: bool = False) -> SimResult:
+        """The result :meth:`state` wrote, for a run of ``config``; ``keep_games`` needs the
+        state to hold every game's summary.  Raises ValueError naming what does not fit."""
+        if not isinstance(data, dict):
+            raise ValueError("a run's state must be an object")
+        games = _count(data, "games")
+        capped = _count(data, "capped_games")
+        seconds = data.get("seconds")
+        if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds < 0:
+            raise ValueError("'seconds' must be a number, 0 or more")
+        bots = seat_bots(config)
+        entrants = data.get("entrants")
+        if not isinstance(entrants, list) or len(entrants) != len(bots):
+            raise ValueError(f"'entrants' must list the {len(bots)} seats' bots")
+        result = cls(config, seconds=float(seconds), games=games, capped_games=capped)
+        for i, (row, bot) in enumerate(zip(entrants, bots, strict=True)):
+            if (
+                not isinstance(row, list)
+                or len(row) != 4
+                or row[0] != bot
+                or not _is_count(row[1])
+                or not all(_is_number(x) for x in row[2:])
+            ):
+                raise ValueError(f"entrant {i} must be [{bot!r}, games, wins, points]")
+            result.entrants[i] = EntrantStats(bot, row[1], float(row[2]), float(row[3]))
+        if sum(e.games for e in result.entrants) != games * config.players:
+            raise ValueError("the entrants' games do not add up to the games played")
+        seat_wins = data.get("seat_wins")
+        if (
+            not isinstance(seat_wins, list)
+            or len(seat_wins) != config.players
+            or not all(_is_number(x) for x in seat_wins)
+        ):
+            raise ValueError(f"'seat_wins' must be {config.players} numbers")
+        result.seat_wins = [float(x) for x in seat_wins]
+        details = data.get("detail_sums")
+        if not isinstance(details, dict) or not all(_is_number(v) for v in details.values()):
+            raise ValueError("'detail_sums' must map names to numbers")
+        result.detail_sums = {str(k): float(v) for k, v in details.items()}
+        result.game_lengths = _unpack(data.get("game_lengths"), games, "game_lengths")
+        result.first_shares = _unpack(data.get("first_shares"), games, "first_shares")
+        summaries = data.get("summaries")
+        if keep_games:
+            if summaries is None:
+                raise ValueError(
+                    "it kept no game-by-game results, and this run keeps them (--per-game)"
+                )
+            if not isinstance(summaries, list) or len(summaries) != games:
+                raise ValueError(f"'summaries' must hold the {games} games")
+            result.summaries = [_summary(g, config.players) for g in summaries]
+        return result
+
     def to_json(self) -> dict[str, Any]:
         """Every figure as JSON; with every game's result too when the run kept them."""
         out: dict[str, Any] = {
@@ -280,6 +376,85 @@ class SimResult:
         return out
 
 
+def _is_number(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _is_count(x: object) -> bool:
+    return type(x) is int and x >= 0
+
+
+def _count(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if not _is_count(value):
+        raise ValueError(f"{key!r} must be a whole number, 0 or more")
+    assert isinstance(value, int)
+    return value
+
+
+def _pack(values: array[float]) -> str:
+    """Doubles as base64 of their little-endian bytes (exact, and 11 bytes a number)."""
+    if sys.byteorder != "little":
+        values = array("d", values)
+        values.byteswap()
+    return base64.b64encode(values.tobytes()).decode("ascii")
+
+
+def _unpack(text: object, count: int, key: str) -> array[float]:
+    try:
+        raw = base64.b64decode(text, validate=True) if isinstance(text, str) else None
+    except ValueError:
+        raw = None
+    if raw is None or len(raw) != 8 * count:
+        raise ValueError(f"{key!r} must hold {count} numbers (base64 of little-endian doubles)")
+    values = array("d", raw)
+    if sys.byteorder != "little":
+        values.byteswap()
+    return values
+
+
+def _summary(data: object, players: int) -> GameSummary:
+    ok = isinstance(data, dict) and set(data) == {
+        "entrants",
+        "winners",
+        "points",
+        "length",
+        "actions",
+        "capped",
+        "details",
+    }
+    if ok:
+        assert isinstance(data, dict)
+        entrants, winners, points = data["entrants"], data["winners"], data["points"]
+        details = data["details"]
+        ok = (
+            isinstance(entrants, list)
+            and sorted(entrants) == list(range(players))
+            and isinstance(winners, list)
+            and all(type(w) is int and 0 <= w < players for w in winners)
+            and isinstance(points, list)
+            and len(points) == players
+            and all(_is_number(x) for x in points)
+            and _is_number(data["length"])
+            and _is_count(data["actions"])
+            and isinstance(data["capped"], bool)
+            and isinstance(details, dict)
+            and all(_is_number(v) for v in details.values())
+        )
+    if not ok:
+        raise ValueError(f"a game's summary is not one a run writes: {str(data)[:80]}")
+    assert isinstance(data, dict)
+    return GameSummary(
+        tuple(data["entrants"]),
+        tuple(data["winners"]),
+        tuple(float(x) for x in data["points"]),
+        float(data["length"]),
+        data["actions"],
+        data["capped"],
+        {str(k): float(v) for k, v in data["details"].items()},
+    )
+
+
 def seat_bots(config: SimConfig) -> list[str]:
     """The bot at each seat of the first game: the bots given, the last repeated to fill the
     seats (so ``heuristic random`` at four players is one heuristic against three random)."""
@@ -291,8 +466,13 @@ class Backend(Protocol):
     """Somewhere else to play a run's games than this machine's process pool: a Ray cluster
     (:class:`ratgames.distributed.RayBackend`)."""
 
-    def play(self, config: SimConfig, receive: Callable[[int, list[GameSummary]], None]) -> None:
-        """Play games ``0`` to ``config.games - 1`` (each with :func:`play_one`) in chunks of
+    def play(
+        self,
+        config: SimConfig,
+        receive: Callable[[int, list[GameSummary]], None],
+        first: int = 0,
+    ) -> None:
+        """Play games ``first`` to ``config.games - 1`` (each with :func:`play_one`) in chunks of
         consecutive games, calling ``receive(start, summaries)`` as each chunk finishes, in any
         order; return once every game has been received."""
         ...
@@ -303,11 +483,17 @@ class _InOrder:
     waits only for the ones before it, and a chunk received again (a task run twice) is ignored.
     The progress moves as each new chunk arrives."""
 
-    def __init__(self, result: SimResult, on_progress: Callable[[int], None] | None) -> None:
+    def __init__(
+        self,
+        result: SimResult,
+        on_progress: Callable[[int], None] | None,
+        on_counted: Callable[[], None] | None = None,
+    ) -> None:
         self.result = result
         self.on_progress = on_progress
+        self.on_counted = on_counted
         self.parts: dict[int, list[GameSummary]] = {}
-        self.counted = 0
+        self.counted = result.games
         """Games 0 to ``counted - 1`` are in the result."""
 
     def receive(self, start: int, part: list[GameSummary]) -> None:
@@ -316,11 +502,44 @@ class _InOrder:
         self.parts[start] = part
         if self.on_progress:
             self.on_progress(len(part))
+        counted = self.counted
         while self.counted in self.parts:
             part = self.parts.pop(self.counted)
             for summary in part:
                 self.result.add(summary)
             self.counted += len(part)
+        if self.counted != counted and self.on_counted:
+            self.on_counted()
+
+
+class _Saver:
+    """Hands the result to ``save`` at most every ``every`` seconds as games are counted, and
+    when the run ends, whole or not (unless it stopped halfway through counting a game)."""
+
+    def __init__(
+        self, result: SimResult, save: Callable[[SimResult], None] | None, every: float
+    ) -> None:
+        self.result = result
+        self.save = save
+        self.every = every
+        self.last = time.perf_counter()
+        self.began = self.last
+        self.seconds_before = result.seconds
+
+    def now(self) -> None:
+        result = self.result
+        result.seconds = self.seconds_before + time.perf_counter() - self.began
+        whole = (
+            len(result.game_lengths) == result.games == len(result.first_shares)
+            and sum(e.games for e in result.entrants) == result.games * result.config.players
+        )
+        if self.save is not None and whole:
+            self.save(result)
+        self.last = time.perf_counter()
+
+    def maybe(self) -> None:
+        if self.save is not None and time.perf_counter() - self.last >= self.every:
+            self.now()
 
 
 def simulate(
@@ -330,36 +549,80 @@ def simulate(
     on_progress: Callable[[int], None] | None = None,
     keep_games: bool = False,
     backend: Backend | None = None,
+    start: SimResult | None = None,
+    checkpoint: Callable[[SimResult], None] | None = None,
+    checkpoint_every: float = 60.0,
 ) -> SimResult:
     """Run ``config.games`` games, in ``workers`` processes (one per core by default), or on
     ``backend`` (a Ray cluster, see :mod:`ratgames.distributed`): the same games either way.
 
     The result holds aggregates (see :class:`SimResult`); ``keep_games`` also keeps every game's
-    summary (about a kilobyte a game)."""
+    summary (about a kilobyte a game).
+
+    ``start``, a result of the first games of a run with the same settings (saved with
+    :meth:`SimResult.state`), is gone on from: its games are not played again, and the figures
+    at the end are those of a run never stopped.  ``checkpoint(result)`` is called with the
+    games counted so far at most every ``checkpoint_every`` seconds, at the end, and when the
+    run is stopped (Ctrl-C, a lost cluster), before the error goes on up."""
     # Check the set-up (game, options, bots) once, here, so errors are raised before any work.
     game = get_game(config.game_id, players=config.players, options=config.options)
     for spec in config.bots:
         make_bot(game, spec)
     workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
-    started = time.perf_counter()
-    result = SimResult(config, summaries=[] if keep_games else None)
+    if start is not None:
+        if start.config.settings() != config.settings():
+            raise ValueError("the run to go on from has other settings")
+        if start.games > config.games:
+            raise ValueError(f"the run to go on from has {start.games} games, more than asked")
+        if keep_games and start.summaries is None:
+            raise ValueError("the run to go on from kept no game-by-game results")
+        result = start
+        result.config = config
+        if not keep_games:
+            result.summaries = None
+    else:
+        result = SimResult(config, summaries=[] if keep_games else None)
+    saver = _Saver(result, checkpoint, checkpoint_every)
+    try:
+        _play(config, result, workers, on_progress, backend, saver)
+    except BaseException:
+        saver.now()
+        raise
+    saver.now()
+    return result
+
+
+def _play(
+    config: SimConfig,
+    result: SimResult,
+    workers: int,
+    on_progress: Callable[[int], None] | None,
+    backend: Backend | None,
+    saver: _Saver,
+) -> None:
+    """Play games ``result.games`` to ``config.games - 1`` into ``result``."""
+    first = result.games
+    if first >= config.games:
+        return
     if backend is not None:
-        counter = _InOrder(result, on_progress)
-        backend.play(config, counter.receive)
+        counter = _InOrder(result, on_progress, saver.maybe)
+        backend.play(config, counter.receive, first)
         if counter.counted != config.games:
             raise RuntimeError(f"the backend played {counter.counted} of {config.games} games")
-    elif workers == 1 or config.games < 8:
-        for i in range(config.games):
+    elif workers == 1 or config.games - first < 8:
+        for i in range(first, config.games):
             result.add(play_one(config, i))
             if on_progress:
                 on_progress(1)
+            saver.maybe()
     else:
         # Chunks sized by the measured time a game takes (see _chunk_size), two per worker in
         # flight; each game depends only on its index, so the chunking does not change results.
         # Chunks are counted in the order of their games (see _InOrder).
-        counter = _InOrder(result, on_progress)
+        counter = _InOrder(result, on_progress, saver.maybe)
         pending: dict[Future[tuple[list[GameSummary], float]], int] = {}
-        start = played = 0
+        start = first
+        played = 0
         busy = 0.0
         with ProcessPoolExecutor(max_workers=workers) as pool:
             while start < config.games or pending:
@@ -374,5 +637,3 @@ def simulate(
                     played += len(part)
                     busy += seconds
                     counter.receive(pending.pop(fut), part)
-    result.seconds = time.perf_counter() - started
-    return result

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .checkpoint import RunCheckpoint
 from .core.rng import Rng
 from .sim import Backend, SimConfig, SimResult, simulate, wilson_interval
 
@@ -256,6 +257,27 @@ def _middle_95(values: list[float]) -> tuple[float, float]:
     return (values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1])
 
 
+def pairing_configs(
+    game_id: str,
+    bots: Sequence[str],
+    games: int,
+    *,
+    players: int = 2,
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+) -> list[tuple[Pair, SimConfig]]:
+    """Every pairing of ``bots`` with the run it plays (seats rotated, deals mirrored)."""
+    names = list(dict.fromkeys(bots))
+    if len(names) < 2:
+        raise ValueError("a tournament needs at least two different bots")
+    out = []
+    for a, b in itertools.combinations(names, 2):
+        specs = tuple([a, b] + [b] * (players - 2))
+        config = SimConfig(game_id, players, dict(options or {}), specs, games, seed, True, True)
+        out.append(((a, b), config))
+    return out
+
+
 def run_tournament(
     game_id: str,
     bots: Sequence[str],
@@ -267,17 +289,34 @@ def run_tournament(
     workers: int | None = None,
     on_progress: Callable[[int], None] | None = None,
     backend: Backend | None = None,
+    checkpoint: RunCheckpoint | None = None,
+    checkpoint_every: float = 60.0,
 ) -> TournamentResult:
     """Play every pairing of ``bots`` for ``games`` games each (seats rotated, deals mirrored),
-    in ``workers`` local processes or on ``backend`` (see :func:`ratgames.sim.simulate`)."""
+    in ``workers`` local processes or on ``backend`` (see :func:`ratgames.sim.simulate`).
+
+    With ``checkpoint`` (opened for :func:`pairing_configs` of the same arguments), the games
+    it holds are not played again, and what is played is saved to it as it goes."""
     names = list(dict.fromkeys(bots))
-    if len(names) < 2:
-        raise ValueError("a tournament needs at least two different bots")
+    pairings = pairing_configs(game_id, names, games, players=players, options=options, seed=seed)
     result = TournamentResult(game_id, players, dict(options or {}), names, games, seed=seed)
-    for a, b in itertools.combinations(names, 2):
-        specs = tuple([a, b] + [b] * (players - 2))
-        config = SimConfig(game_id, players, dict(options or {}), specs, games, seed, True, True)
-        sim: SimResult = simulate(config, workers=workers, on_progress=on_progress, backend=backend)
+    for (a, b), config in pairings:
+        start = checkpoint.start(config) if checkpoint is not None else None
+        save = None
+        if checkpoint is not None:
+
+            def save(r: SimResult, c: SimConfig = config, cp: RunCheckpoint = checkpoint) -> None:
+                cp.save(c, r)
+
+        sim: SimResult = simulate(
+            config,
+            workers=workers,
+            on_progress=on_progress,
+            backend=backend,
+            start=start,
+            checkpoint=save,
+            checkpoint_every=checkpoint_every,
+        )
         shares = sim.first_shares  # a's share of each game, in order: deal by deal
         result.outcomes[(a, b)] = shares
         sa = sum(shares)

@@ -30,7 +30,6 @@ engine (:func:`engine_figures`).
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import hashlib
 import heapq
@@ -50,6 +49,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
+from ratgames.checkpoint import write_json_atomic
 from ratgames.core.errors import RatgamesError
 
 # --- deals ---------------------------------------------------------------------------------------
@@ -907,27 +907,6 @@ def load_checkpoint(path: Path, spec: HuntSpec) -> HuntState | None:
         return HuntState.from_json(data, spec)
     except HuntError as exc:
         raise HuntError(f"the checkpoint {path}: {exc}") from exc
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write ``data`` as JSON to ``path`` so that the file is always whole: a temporary file
-    beside it, flushed to disk, then renamed over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as a plain new file would be (mkstemp makes it private)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=1)
-            out.write("\n")
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def chunk_size(kernel: str) -> int:

@@ -21,6 +21,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from ...checkpoint import write_json_atomic
 from .hunt import (
     MAX_SWAPS,
     ChunkResult,
@@ -39,7 +40,6 @@ from .hunt import (
     parse_deal,
     play,
     run_hunt,
-    write_json_atomic,
 )
 
 DEFAULT_DEALS = 1_000_000
