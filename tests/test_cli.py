@@ -512,3 +512,24 @@ def test_the_bar_estimates_the_time_left_from_the_whole_run() -> None:
     now[0] = 151.0
     progress.advance(task, 40)  # a burst: 40 games in a second
     assert column.render(progress.tasks[task]).plain == "about 0:04:53 left"
+
+
+def test_a_long_run_on_the_python_modules_suggests_the_compiled_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ratgames import cli, compiled
+
+    args = ["simulate", "caged-rats", "-o", "single_deal=true", "-g", "4", "-w", "1"]
+    monkeypatch.setattr(compiled, "active", None)
+    monkeypatch.delenv("RATGAMES_COMPILED", raising=False)
+    tip = "Tip: the compiled engine plays these games about twice as fast"
+    assert tip not in CliRunner().invoke(app, args).output  # a short run says nothing
+    monkeypatch.setattr(cli, "COMPILE_HINT_SECONDS", 0.0)
+    shown = CliRunner().invoke(app, args)
+    assert shown.exit_code == 0 and tip in " ".join(shown.output.split())
+    assert "'ratgames compile build'" in " ".join(shown.output.split())
+    monkeypatch.setenv("RATGAMES_COMPILED", "off")  # turned off on purpose: no tip
+    assert tip not in " ".join(CliRunner().invoke(app, args).output.split())
+    monkeypatch.delenv("RATGAMES_COMPILED")
+    monkeypatch.setattr(compiled, "active", compiled.cache_root())  # already compiled
+    assert tip not in " ".join(CliRunner().invoke(app, args).output.split())

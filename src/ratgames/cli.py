@@ -249,6 +249,28 @@ def _stops_kept(checkpoint: Path | None) -> Iterator[None]:
         raise click.ClickException(f"{exc}\n{go_on}") from None
 
 
+COMPILE_HINT_SECONDS = 30.0
+"""A local run at least this long on the Python modules suggests the compiled build."""
+
+
+def _compile_hint(backend: str, seconds: float) -> None:
+    """After a long local run on the Python modules: say once how to play about twice as fast
+    (the build is made on this machine, so not after a run on a cluster)."""
+    from . import compiled
+
+    mode = os.environ.get("RATGAMES_COMPILED", "").strip().lower()
+    if backend != "local" or seconds < COMPILE_HINT_SECONDS or compiled.active is not None:
+        return
+    if mode in ("off", "0", "no", "false"):
+        return
+    err.print(
+        "Tip: the compiled engine plays these games about twice as fast; build it once with "
+        "'ratgames compile build' (docs/performance.md).",
+        style="dim",
+        highlight=False,
+    )
+
+
 def _backend(
     name: str, address: str | None, workers: int | None
 ) -> contextlib.AbstractContextManager[Backend | None]:
@@ -908,6 +930,7 @@ def simulate(
         )
         _write_text(json_out, json.dumps(payload, indent=1) + "\n")
         console.print(f"Figures written to {json_out}", highlight=False)
+    _compile_hint(backend, sum(r.seconds for _, r in results))
 
 
 def _with_param(spec: str, param: str, value: str) -> str:
@@ -1109,6 +1132,7 @@ def tournament(
         )
     ]
     saved = _open_checkpoint(checkpoint, "tournament", configs)
+    began = time.perf_counter()
     done = sum(saved.done(c) for c in configs) if saved is not None else 0
     label = f"{game} tournament" + (f" (from game {done + 1:,})" if done else "")
     with (
@@ -1149,6 +1173,7 @@ def tournament(
         console.print(line, highlight=False, markup=False)
     js, md = result.save(stem)
     console.print(f"Saved {js} and {md}", highlight=False)
+    _compile_hint(backend, time.perf_counter() - began)
 
 
 @dataclass
