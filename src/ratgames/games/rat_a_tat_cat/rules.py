@@ -322,6 +322,12 @@ class RatATatCat(Game):
         self.minutes = self.mode_kind == "minutes"
         self.p4 = self.players * SLOTS
         self.rows = self.players + 1
+        # Every slot in turn order, starting left of each dealer.
+        n = self.players
+        self.turn_slots = tuple(
+            tuple(s % n * SLOTS + k for s in range(d + 1, d + 1 + n) for k in range(SLOTS))
+            for d in range(n)
+        )
         # The ids of the game's own action objects that are actions at this table.
         self.own_ids = frozenset(
             id(a) for a in _ALL_ACTIONS if a.kind != K_SWAP or a.p < self.players
@@ -1246,22 +1252,23 @@ class RatState(State[Act, RatATatCat]):
         hands = self.hands
         knocker = self.knocker
         capped = knocker < 0
+        active = self.active
         if max(hands) >= PEEK:
             discard = self.discard
-            for s in self._order():
-                for idx in range(s * SLOTS, s * SLOTS + SLOTS):
-                    card = hands[idx]
-                    if card >= PEEK:
-                        discard.append(card)
+            # The active seats' power cards in turn order, starting left of the dealer.
+            for idx in g.turn_slots[self.dealer]:
+                card = hands[idx]
+                if card >= PEEK and active[idx // SLOTS]:
+                    discard.append(card)
+                    new = self._pop_draw()
+                    while new >= PEEK:
+                        discard.append(new)
+                        self._power_shown(new)
                         new = self._pop_draw()
-                        while new >= PEEK:
-                            discard.append(new)
-                            self._power_shown(new)
-                            new = self._pop_draw()
-                        hands[idx] = new
-                        self.evn += 1
-                        self.evlog = ((Fixed, (s, idx - s * SLOTS + 1, card, new)), self.evlog)
-        active = self.active
+                    hands[idx] = new
+                    s, slot = divmod(idx, SLOTS)
+                    self.evn += 1
+                    self.evlog = ((Fixed, (s, slot + 1, card, new)), self.evlog)
         sums = [
             hands[b] + hands[b + 1] + hands[b + 2] + hands[b + 3] if active[b >> 2] else 0
             for b in range(0, g.p4, SLOTS)
