@@ -614,6 +614,25 @@ class State(ABC, Generic[A, G]):
             self._log = (("action", seat, action, time), self._log)
         self._apply(seat, action, time)
 
+    def random_playout(self, rng: Rng, depth: int, stage: int = -1) -> int:
+        """Play uniformly random legal actions on the trusted path until the game is over,
+        ``depth`` actions have been played or (with ``stage`` of 0 or more) :meth:`stage` is no
+        longer ``stage``; return how many were played.  Search play-outs call it.
+
+        Each action is ``legal[rng.randbelow(len(legal))]`` with ``legal`` the acting seat's
+        :meth:`legal_actions` (the first seat of :meth:`seats_to_act`), applied as
+        :meth:`apply_trusted` would.  A game may override this with a faster loop, provided it
+        draws the same numbers from ``rng`` and plays the same actions, so that every play-out
+        ends in the same state.
+        """
+        steps = 0
+        while steps < depth and not self.is_over() and (stage < 0 or self.stage() == stage):
+            seat = self.seats_to_act()[0]
+            legal = self.legal_actions(seat)
+            self.apply_trusted(seat, legal[rng.randbelow(len(legal))])
+            steps += 1
+        return steps
+
     def _shuffle(self, cards: MutableSequence[int], what: str) -> None:
         """Shuffle ``cards`` in place as a recorded chance event named ``what``."""
         self._chance.shuffle(cards, what)

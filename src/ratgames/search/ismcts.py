@@ -357,21 +357,15 @@ class IsmctsBot(Bot):
 
     def _playout(self, state: State, rng: Rng, stage: int) -> None:
         bots = self._rollout_bots
-        if bots is not None:
-            for seat, bot in enumerate(bots):
-                bot.new_game(seat)
+        if bots is None:
+            state.random_playout(rng, self.depth, stage)
+            return
+        for seat, bot in enumerate(bots):
+            bot.new_game(seat)
         steps = 0
         depth = self.depth
         is_over, stage_now, to_act = state.is_over, state.stage, state.seats_to_act
         apply = state.apply_trusted
-        if bots is None:
-            legal_actions, randbelow = state.legal_actions, rng.randbelow
-            while not is_over() and steps < depth and (stage < 0 or stage_now() == stage):
-                seat = to_act()[0]
-                legal = legal_actions(seat)
-                apply(seat, legal[randbelow(len(legal))])
-                steps += 1
-            return
         while not is_over() and steps < depth and (stage < 0 or stage_now() == stage):
             seat = to_act()[0]
             apply(seat, bots[seat].act(SeatView(state, seat)))
