@@ -285,3 +285,12 @@ def test_ctrl_c_saves_the_run_and_the_same_command_goes_on(tmp_path: Path) -> No
     )
     assert fresh.returncode == 0
     assert _json_figures(tmp_path / "a.json") == _json_figures(tmp_path / "b.json")
+
+
+def test_a_checkpoint_that_cannot_be_written_stops_the_run_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a-file").write_text("")
+    checkpoint = RunCheckpoint.open(tmp_path / "a-file" / "run.ckpt", "simulate", [CONFIG])
+    with pytest.raises(CheckpointError, match=r"cannot write the checkpoint .*a-file/run\.ckpt"):
+        simulate(CONFIG, workers=1, checkpoint=lambda r: checkpoint.save(CONFIG, r))

@@ -147,11 +147,21 @@ class RunCheckpoint:
             {"settings": self.configs[k].settings(), "state": self._states[k]}
             for k in sorted(self._states)
         ]
-        write_json_atomic(
-            self.path,
-            {"format": FORMAT, "format_version": VERSION, "command": self.command, "runs": runs},
-            indent=None,
-        )
+        try:
+            write_json_atomic(
+                self.path,
+                {
+                    "format": FORMAT,
+                    "format_version": VERSION,
+                    "command": self.command,
+                    "runs": runs,
+                },
+                indent=None,
+            )
+        except OSError as exc:
+            raise CheckpointError(
+                f"cannot write the checkpoint {self.path}: {exc.strerror or exc}"
+            ) from None
 
     def _index(self, config: SimConfig) -> int:
         settings = config.settings()

@@ -244,7 +244,9 @@ def _stops_kept(checkpoint: Path | None) -> Iterator[None]:
             err.print("Stopped; give --checkpoint FILE to be able to go on next time.")
         raise SystemExit(130) from None
     except RatgamesError as exc:
-        if checkpoint is None:
+        from .checkpoint import CheckpointError
+
+        if checkpoint is None or isinstance(exc, CheckpointError):
             raise
         raise click.ClickException(f"{exc}\n{go_on}") from None
 

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import math
 import os
 import statistics
@@ -586,7 +587,10 @@ def simulate(
     try:
         _play(config, result, workers, on_progress, backend, saver)
     except BaseException:
-        saver.now()
+        # Save what was counted; if that fails too, the error that stopped the run goes up
+        # (the checkpoint keeps its last save).
+        with contextlib.suppress(Exception):
+            saver.now()
         raise
     saver.now()
     return result
