@@ -15,7 +15,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple, cast
+from typing import Any, Final, NamedTuple, cast
 
 from ratgames import cards as deckmod
 from ratgames.core import snapshots
@@ -50,19 +50,26 @@ from .events import (
     Unfed,
 )
 
-RED, BLACK = 0, 1
+RED: Final = 0
+BLACK: Final = 1
 SEAT_NAMES = ("Red", "Black")
 COLOUR_KEYS = ("red", "black")
-RED_CARDS: tuple[int, ...] = tuple(c for c in range(52) if c & 3 in (1, 2))
-BLACK_CARDS: tuple[int, ...] = tuple(c for c in range(52) if c & 3 in (0, 3))
+RED_CARDS: Final[tuple[int, ...]] = tuple(c for c in range(52) if c & 3 in (1, 2))
+BLACK_CARDS: Final[tuple[int, ...]] = tuple(c for c in range(52) if c & 3 in (0, 3))
 COLOUR_CARDS = (RED_CARDS, BLACK_CARDS)
 OWNER: tuple[int, ...] = tuple(RED if c & 3 in (1, 2) else BLACK for c in range(52))
-HAND_SIZE = 8
-STOCK_SIZE = 18
-LEADS_PER_DEAL = 16
-REFILL = 3
+HAND_SIZE: Final = 8
+STOCK_SIZE: Final = 18
+LEADS_PER_DEAL: Final = 16
+REFILL: Final = 3
 
-CAGE, OFFER, BID, RESPOND, FEED, OVER = range(6)
+# The phases (constants the compiled build inlines).
+CAGE: Final = 0
+OFFER: Final = 1
+BID: Final = 2
+RESPOND: Final = 3
+FEED: Final = 4
+OVER: Final = 5
 PHASE_NAMES = ("cage", "offer", "bid", "respond", "feed", "over")
 
 
@@ -80,8 +87,8 @@ def rat_value(card: int) -> int:
     return min(rank + 2, 10)
 
 
-RAT_VALUE: tuple[int, ...] = tuple(rat_value(c) for c in range(52))
-TEXT: tuple[str, ...] = tuple(deckmod.card_text(c) for c in range(52))
+RAT_VALUE: Final[tuple[int, ...]] = tuple(rat_value(c) for c in range(52))
+TEXT: Final[tuple[str, ...]] = tuple(deckmod.card_text(c) for c in range(52))
 
 
 def rat_points(value: int, captures: int) -> int:
@@ -225,12 +232,12 @@ class Act(NamedTuple):
         return f"{self.kind} {TEXT[self.card]}"
 
 
-OFFER_ACT: tuple[Act, ...] = tuple(Act("offer", c) for c in range(52))
-BID_ACT: tuple[Act, ...] = tuple(Act("bid", c) for c in range(52))
-TOP_ACT: tuple[Act, ...] = tuple(Act("top", c) for c in range(52))
-THROW_ACT: tuple[Act, ...] = tuple(Act("throw", c) for c in range(52))
-FEED_ACT: tuple[Act, Act] = (Act("feed", 1), Act("feed", 2))
-CAGE_ACT: dict[tuple[int, int], Act] = {
+OFFER_ACT: Final[tuple[Act, ...]] = tuple(Act("offer", c) for c in range(52))
+BID_ACT: Final[tuple[Act, ...]] = tuple(Act("bid", c) for c in range(52))
+TOP_ACT: Final[tuple[Act, ...]] = tuple(Act("top", c) for c in range(52))
+THROW_ACT: Final[tuple[Act, ...]] = tuple(Act("throw", c) for c in range(52))
+FEED_ACT: Final[tuple[Act, Act]] = (Act("feed", 1), Act("feed", 2))
+CAGE_ACT: Final[dict[tuple[int, int], Act]] = {
     (a, b): Act("cage", a, b) for colour in COLOUR_CARDS for a in colour for b in colour if a < b
 }
 SINGLE_KINDS = {"offer": OFFER_ACT, "bid": BID_ACT, "top": TOP_ACT, "throw": THROW_ACT}
