@@ -830,6 +830,55 @@ class CagedRatsState(State[Act, CagedRats]):
         else:
             self._cage(seat, action.card, action.card2)
 
+    def random_playout(self, rng: Rng, depth: int, stage: int = -1) -> int:
+        """The random play-out of :meth:`State.random_playout` without building the legal lists:
+        each action is the one :meth:`legal_actions` lists at the index drawn, carried out as
+        :meth:`_apply` would."""
+        if self._recording:
+            return super().random_playout(rng, depth, stage)
+        steps = 0
+        while steps < depth:
+            phase = self.phase
+            if phase == OVER or (stage >= 0 and self.deals != stage):
+                break
+            seat = self.actor
+            hand = self.hands[seat]
+            if phase == RESPOND:
+                # The tops (the cards of higher rank than the bid, in hand order), then a throw
+                # of each card.
+                rank = self.bid >> 2
+                tops = 0
+                for c in hand:
+                    if c >> 2 > rank:
+                        tops += 1
+                i = rng.randbelow(tops + len(hand))
+                if i >= tops:
+                    self._throw(seat, hand[i - tops])
+                else:
+                    for c in hand:
+                        if c >> 2 > rank:
+                            if i == 0:
+                                self._top(seat, c)
+                                break
+                            i -= 1
+            elif phase == OFFER:
+                self._offer(seat, hand[rng.randbelow(len(hand))])
+            elif phase == BID:
+                self._bid(seat, hand[rng.randbelow(len(hand))])
+            elif phase == FEED:
+                self._feed(seat, rng.randbelow(2))
+                self._finish_lead()
+            else:  # CAGE: the pairs i < j of the hand in order
+                n = len(hand)
+                k = rng.randbelow(n * (n - 1) // 2)
+                i = 0
+                while k >= n - 1 - i:
+                    k -= n - 1 - i
+                    i += 1
+                self._cage(seat, hand[i], hand[i + 1 + k])
+            steps += 1
+        return steps
+
     def _cage(self, seat: int, low: int, high: int) -> None:
         hand = self.hands[seat]
         hand.remove(low)
