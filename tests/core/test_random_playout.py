@@ -1,6 +1,7 @@
 """``State.random_playout``: the default loop and every game's own play the very same random
 play-out as the plain loop over ``legal_actions`` and ``apply_trusted`` (same numbers drawn, same
-actions, same end), from real positions and from samples, with every depth and stage limit."""
+actions, same end), from real positions and from samples, with every depth and stage limit; and
+a play-out only to be scored (``scoring_only``) scores the same."""
 
 from __future__ import annotations
 
@@ -57,6 +58,17 @@ def seen(state: State) -> list[Any]:
     ]
 
 
+def scores(state: State) -> list[Any]:
+    """What a play-out that is only scored is read for."""
+    outcome = state.outcome()
+    return [
+        state.is_over(),
+        state.stage(),
+        None if outcome is None else outcome.to_json(),
+        state.win_estimate(),
+    ]
+
+
 def check_same(state: State, seed: int, depth: int, stage: int, recording: bool) -> int:
     """Play ``state`` out both ways from copies and compare everything; the steps played."""
     mine, plain = state.clone(), state.clone()
@@ -68,6 +80,12 @@ def check_same(state: State, seed: int, depth: int, stage: int, recording: bool)
     assert rng_mine.state == rng_plain.state
     assert seen(mine) == seen(plain)
     assert mine.events() == plain.events()
+    # Only to be scored: the same actions and numbers, the same score.
+    scored, rng_scored = state.clone(), Rng(seed)
+    scored.set_recording(recording)
+    assert scored.random_playout(rng_scored, depth, stage, scoring_only=True) == steps
+    assert rng_scored.state == rng_plain.state
+    assert scores(scored) == scores(plain)
     if not mine.is_over():  # the chance generators are in step too
         probe = Rng(seed + 1)
         assert mine.random_playout(probe, 10_000) == plain_playout(plain, Rng(seed + 1), 10_000, -1)

@@ -614,7 +614,9 @@ class State(ABC, Generic[A, G]):
             self._log = (("action", seat, action, time), self._log)
         self._apply(seat, action, time)
 
-    def random_playout(self, rng: Rng, depth: int, stage: int = -1) -> int:
+    def random_playout(
+        self, rng: Rng, depth: int, stage: int = -1, scoring_only: bool = False
+    ) -> int:
         """Play uniformly random legal actions on the trusted path until the game is over,
         ``depth`` actions have been played or (with ``stage`` of 0 or more) :meth:`stage` is no
         longer ``stage``; return how many were played.  Search play-outs call it.
@@ -624,6 +626,12 @@ class State(ABC, Generic[A, G]):
         :meth:`apply_trusted` would.  A game may override this with a faster loop, provided it
         draws the same numbers from ``rng`` and plays the same actions, so that every play-out
         ends in the same state.
+
+        ``scoring_only`` says that the caller will only score the state afterwards
+        (:meth:`is_over`, :meth:`outcome`, :meth:`win_estimate`, :meth:`stage`) and play no
+        further on it: a game may then leave out what only later play needs, such as dealing the
+        stage that follows ``stage``.  The actions played and the numbers drawn from ``rng`` stay
+        the same.
         """
         steps = 0
         while steps < depth and not self.is_over() and (stage < 0 or self.stage() == stage):

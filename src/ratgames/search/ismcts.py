@@ -358,7 +358,7 @@ class IsmctsBot(Bot):
     def _playout(self, state: State, rng: Rng, stage: int) -> None:
         bots = self._rollout_bots
         if bots is None:
-            state.random_playout(rng, self.depth, stage)
+            state.random_playout(rng, self.depth, stage, True)  # then only scored
             return
         for seat, bot in enumerate(bots):
             bot.new_game(seat)

@@ -597,6 +597,7 @@ class CagedRatsState(State[Act, CagedRats]):
     _observation_parts = _OBSERVATION_PARTS
 
     __slots__ = (
+        "_scoring_only",
         "actor",
         "bid",
         "capped",
@@ -652,6 +653,7 @@ class CagedRatsState(State[Act, CagedRats]):
         self._start_deal(dealer, red, black)
 
     def _start_deal(self, dealer: int, red: list[int], black: list[int]) -> None:
+        self._scoring_only = False
         self.dealer = dealer
         self.hands = [sorted(red[:HAND_SIZE]), sorted(black[:HAND_SIZE])]
         # Internally a stock's top card is its last element.
@@ -673,6 +675,7 @@ class CagedRatsState(State[Act, CagedRats]):
     def clone(self) -> CagedRatsState:
         c = CagedRatsState.__new__(CagedRatsState)
         self._copy_core_to(c)
+        c._scoring_only = False
         c.actor = self.actor
         c.bid = self.bid
         c.capped = self.capped
@@ -830,12 +833,16 @@ class CagedRatsState(State[Act, CagedRats]):
         else:
             self._cage(seat, action.card, action.card2)
 
-    def random_playout(self, rng: Rng, depth: int, stage: int = -1) -> int:
+    def random_playout(
+        self, rng: Rng, depth: int, stage: int = -1, scoring_only: bool = False
+    ) -> int:
         """The random play-out of :meth:`State.random_playout` without building the legal lists:
         each action is the one :meth:`legal_actions` lists at the index drawn, carried out as
-        :meth:`_apply` would."""
+        :meth:`_apply` would.  With ``scoring_only`` and a ``stage``, a deal that ends the
+        play-out without ending the game is scored but the next one is not dealt."""
         if self._recording:
-            return super().random_playout(rng, depth, stage)
+            return super().random_playout(rng, depth, stage, scoring_only)
+        self._scoring_only = scoring_only and stage >= 0
         steps = 0
         while steps < depth:
             phase = self.phase
@@ -877,6 +884,7 @@ class CagedRatsState(State[Act, CagedRats]):
                     i += 1
                 self._cage(seat, hand[i], hand[i + 1 + k])
             steps += 1
+        self._scoring_only = False
         return steps
 
     def _cage(self, seat: int, low: int, high: int) -> None:
@@ -1046,6 +1054,8 @@ class CagedRatsState(State[Act, CagedRats]):
             self.actor = -1
             return
         self.phase = CAGE
+        if self._scoring_only:  # a play-out that stops here and is only scored
+            return
         dealer = next_dealer(self.dealer, pts)
         red = list(RED_CARDS)
         black = list(BLACK_CARDS)
