@@ -65,10 +65,12 @@ from ratgames.core.rng import Rng
 class Node:
     """A node of the search tree: statistics of the action that led here."""
 
-    __slots__ = ("available", "children", "gain", "gain2", "reward", "visits")
+    __slots__ = ("available", "children", "gain", "gain2", "reward", "seat", "visits")
 
-    def __init__(self) -> None:
-        self.children: dict[tuple[int, Action], Node] = {}
+    def __init__(self, seat: int = -1) -> None:
+        self.seat = seat  # who chose the action that led here (-1 at the root)
+        # The children by who acts, then by what they do (in the order they were added).
+        self.children: dict[int, dict[Action, Node]] = {}
         self.visits = 0
         self.available = 0
         self.reward = 0.0  # summed reward of the seat that chose the action leading here
@@ -222,8 +224,8 @@ class IsmctsBot(Bot):
             return self._confident_choice(root, me, default)
         best: Action | None = None
         best_key: tuple[int, float] = (-1, 0.0)
-        for (seat, action), child in root.children.items():
-            if seat != me or action not in legal:
+        for action, child in root.children.get(me, {}).items():
+            if action not in legal:
                 continue
             key = (child.visits, child.reward / max(1, child.visits))
             if key > best_key:
@@ -251,13 +253,13 @@ class IsmctsBot(Bot):
     def _iterate(self, root: Node, state: State, rng: Rng, by_round: bool) -> None:
         # Where the iteration stops: the end of the stage in play, if the game can judge it.
         stage = state.stage() if by_round else -1
-        path: list[tuple[Node, int]] = []
+        path: list[Node] = []
         self._descend(root, state, rng, stage, path)
         self._playout(state, rng, stage)
         rewards = win_shares(state, state.game.players, self.score_estimate)
-        for child, seat in path:
+        for child in path:
             child.visits += 1
-            child.reward += rewards[seat]
+            child.reward += rewards[child.seat]
 
     def _iterate_paired(
         self, root: Node, state: State, rng: Rng, by_round: bool, default: Action
@@ -276,14 +278,14 @@ class IsmctsBot(Bot):
         self._playout(baseline, Rng(seed), stage)
         base = win_shares(baseline, players, self.score_estimate)[me]
         state.apply_trusted(me, action)
-        path = [(child, me)]
+        path = [child]
         self._descend(child, state, rng, stage, path)
         self._reseed_rollout(seed)
         self._playout(state, Rng(seed), stage)
         rewards = win_shares(state, players, self.score_estimate)
-        for node, seat in path:
+        for node in path:
             node.visits += 1
-            node.reward += rewards[seat]
+            node.reward += rewards[node.seat]
         gain = rewards[me] - base
         child.gain += gain
         child.gain2 += gain * gain
@@ -292,9 +294,9 @@ class IsmctsBot(Bot):
         """The move with the best mean gain on the heuristic's move among those whose gain is at
         least ``confidence`` standard errors above nothing; the heuristic's move if none is."""
         best, best_mean = default, 0.0
-        for (seat, action), child in root.children.items():
+        for action, child in root.children.get(me, {}).items():
             n = child.visits
-            if seat != me or n < 2:
+            if n < 2:
                 continue
             mean = child.gain / n
             if mean <= best_mean:
@@ -304,17 +306,15 @@ class IsmctsBot(Bot):
                 best, best_mean = action, mean
         return best
 
-    def _descend(
-        self, node: Node, state: State, rng: Rng, stage: int, path: list[tuple[Node, int]]
-    ) -> None:
+    def _descend(self, node: Node, state: State, rng: Rng, stage: int, path: list[Node]) -> None:
         """Selection and expansion from ``node``: walk the tree by UCB, add one new node, and
-        leave ``state`` where the play-out starts (``path`` gets each node and who chose it)."""
+        leave ``state`` where the play-out starts (``path`` gets each node)."""
         limit = self.tree or 1 << 30
         while not state.is_over() and (stage < 0 or state.stage() == stage) and len(path) < limit:
             seat = state.seats_to_act()[0]
             child, action, new = self._select(node, seat, state.legal_actions(seat), rng)
             state.apply_trusted(seat, action)
-            path.append((child, seat))
+            path.append(child)
             if new:
                 return
             node = child
@@ -326,29 +326,38 @@ class IsmctsBot(Bot):
         an untried action first (at random), else the best UCB score on the mean reward (on the
         mean gain over the heuristic's move when ``paired``).  Counts every tried action as
         available."""
-        children = node.children
-        unexplored = [a for a in actions if (seat, a) not in children]
+        children = node.children.get(seat)
+        if children is None:
+            children = node.children[seat] = {}
+        # One look-up per action: the tried ones (all of them, or else the untried ones).
+        known: list[Node] = []
+        unexplored: list[Action] | None = None
         for a in actions:
-            known = children.get((seat, a))
-            if known is not None:
-                known.available += 1
-        if unexplored:
+            child = children.get(a)
+            if child is None:
+                if unexplored is None:
+                    unexplored = [a]
+                else:
+                    unexplored.append(a)
+            else:
+                child.available += 1
+                if unexplored is None:
+                    known.append(child)
+        if unexplored is not None:
             action = unexplored[rng.randbelow(len(unexplored))]
-            child = Node()
+            child = Node(seat)
             child.available = 1
-            children[(seat, action)] = child
+            children[action] = child
             return child, action, True
         c = self.c
         best_score = -math.inf
-        picked: tuple[Node, Action] | None = None
-        for a in actions:
-            child = children[(seat, a)]
+        best = -1
+        for i, child in enumerate(known):
             total = child.gain if paired else child.reward
             score = total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
-                best_score, picked = score, (child, a)
-        assert picked is not None
-        return picked[0], picked[1], False
+                best_score, best = score, i
+        return known[best], actions[best], False
 
     def _reseed_rollout(self, seed: int) -> None:
         """The same random numbers for every play-out of one sample (the pairing)."""
