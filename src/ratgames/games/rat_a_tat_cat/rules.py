@@ -29,7 +29,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar, Final, NamedTuple, cast
 
 from ratgames.core import snapshots
 from ratgames.core.errors import (
@@ -68,16 +68,16 @@ from .events import (
 
 # --- cards ----------------------------------------------------------------------------------------
 
-PEEK = 10
-SWAP = 11
-DRAW2 = 12
+PEEK: Final = 10
+SWAP: Final = 11
+DRAW2: Final = 12
 CARD_TEXT = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "PEEK", "SWAP", "DRAW2")
 CARD_NAME = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "Peek", "Swap", "Draw 2")
 _CARD_PARSE = {t: i for i, t in enumerate(CARD_TEXT)} | {"DRAW 2": DRAW2, "DRAW_2": DRAW2}
 DECK: tuple[int, ...] = tuple(
     sorted([n for n in range(9) for _ in range(4)] + [9] * 9 + [PEEK, SWAP, DRAW2] * 3)
 )
-SLOTS = 4
+SLOTS: Final = 4
 CARDS_ALLOWED = "0-9, PEEK, SWAP and DRAW2"
 
 
@@ -104,7 +104,16 @@ def parse_card(text: str) -> int:
 
 # --- actions --------------------------------------------------------------------------------------
 
-K_DRAW, K_TAKE, K_REPLACE, K_DISCARD, K_PEEK, K_SWAP, K_NOSWAP, K_KNOCK, K_END = range(9)
+# The kinds of action (constants the compiled build inlines).
+K_DRAW: Final = 0
+K_TAKE: Final = 1
+K_REPLACE: Final = 2
+K_DISCARD: Final = 3
+K_PEEK: Final = 4
+K_SWAP: Final = 5
+K_NOSWAP: Final = 6
+K_KNOCK: Final = 7
+K_END: Final = 8
 
 
 class Act(NamedTuple):
@@ -187,8 +196,15 @@ def _canonical(action: object) -> Act | None:
     return _ALL_ACTIONS.get(action)
 
 
-# phases of a turn
-START, HOLD, TAKEN, PEEKING, SWAPPING, MUST_DRAW, KNOCKING, OVER = range(8)
+# The phases of a turn (constants the compiled build inlines).
+START: Final = 0
+HOLD: Final = 1
+TAKEN: Final = 2
+PEEKING: Final = 3
+SWAPPING: Final = 4
+MUST_DRAW: Final = 5
+KNOCKING: Final = 6
+OVER: Final = 7
 PHASE_NAMES = ("start", "holding", "taken", "peek", "swap", "draw2", "knock", "over")
 
 _START_ONLY_DRAW = (DRAW,)
@@ -691,6 +707,7 @@ class RatState(State[Act, RatATatCat]):
     _observation_parts = _OBSERVATION_PARTS
 
     __slots__ = (
+        "_scoring_only",
         "active",
         "cap_fired",
         "clock",
@@ -733,6 +750,8 @@ class RatState(State[Act, RatATatCat]):
     def _init_game(self) -> None:
         g = self.game
         p = g.players
+        # During a play-out that is only scored: a round that ends it deals no next round.
+        self._scoring_only = False
         self.active: tuple[bool, ...] = (True,) * p
         self.totals: tuple[int, ...] = (0,) * p
         self.elim: tuple[int, ...] = (0,) * p
@@ -869,6 +888,7 @@ class RatState(State[Act, RatATatCat]):
     def clone(self) -> RatState:
         new = RatState.__new__(RatState)
         self._copy_core_to(new)
+        new._scoring_only = False
         new.active = self.active
         new.cap_fired = self.cap_fired
         new.clock = self.clock
@@ -1130,6 +1150,26 @@ class RatState(State[Act, RatATatCat]):
         else:  # K_END
             self._end(seat)
 
+    def random_playout(
+        self, rng: Rng, depth: int, stage: int = -1, scoring_only: bool = False
+    ) -> int:
+        """:meth:`State.random_playout` with the actions carried out as :meth:`_apply` does.
+        With ``scoring_only`` and a ``stage``, the round that ends the play-out is scored but
+        the next one is not dealt."""
+        if self._recording:
+            return super().random_playout(rng, depth, stage, scoring_only)
+        self._scoring_only = scoring_only and stage >= 0
+        steps = 0
+        while steps < depth and self.phase != OVER:
+            if stage >= 0 and len(self.results) != stage:
+                break
+            seat = self.turn
+            legal = self.legal_actions(seat)
+            self._apply(seat, legal[rng.randbelow(len(legal))], None)
+            steps += 1
+        self._scoring_only = False
+        return steps
+
     def _draw(self, seat: int) -> None:
         if self.phase == MUST_DRAW:
             self.extra -= 1
@@ -1330,7 +1370,7 @@ class RatState(State[Act, RatATatCat]):
             self.faceup = [True] * g.p4
             self.phase = OVER
             self.outcome_ = self._make_outcome(sums)
-        else:
+        elif not self._scoring_only:
             self._new_round()
 
     def _new_round(self) -> None:

@@ -16,12 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, Final, NamedTuple, TypeVar, cast
 
 from ratgames.cards import card_text, parse_card
 from ratgames.core.errors import IllegalAction, InvalidNotation
 
-SINGLE, SET, RUN, DISCARD = 0, 1, 2, 3
+# The kinds of play (constants the compiled build inlines).
+SINGLE: Final = 0
+SET: Final = 1
+RUN: Final = 2
+DISCARD: Final = 3
 KIND_WORDS = ("single", "set", "run", "discard")
 JOKERS = (52, 53)
 
@@ -138,8 +142,8 @@ def make_action(kind: int, cards: tuple[int, ...]) -> RatsAction:
     return _INTERN[RatsAction(kind, cards)]
 
 
-SINGLES = tuple(make_action(SINGLE, (c,)) for c in range(54))
-DISCARD1 = tuple(make_action(DISCARD, (c,)) for c in range(54))
+SINGLES: Final = tuple(make_action(SINGLE, (c,)) for c in range(54))
+DISCARD1: Final = tuple(make_action(DISCARD, (c,)) for c in range(54))
 
 SET_NAMES = {2: "pair", 3: "three of a kind", 4: "four of a kind"}
 RANK_PLURAL = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings")
@@ -479,8 +483,8 @@ def run_leads(suit: int, ranks: int, jokers: tuple[int, ...]) -> tuple[RatsActio
 # which ranks or which suit) and the jokers held, so a single dict lookup finds the plays that
 # part allows.  Every table is filled on first use.
 
-JOKER_BITS = 3 << 52
-NATURAL_BITS = (1 << 52) - 1
+JOKER_BITS: Final = 3 << 52
+NATURAL_BITS: Final = (1 << 52) - 1
 
 
 def _jokers_of(mask: int) -> tuple[int, ...]:
@@ -500,15 +504,15 @@ def _singles_and_sets(key: int) -> tuple[tuple[RatsAction, ...], tuple[RatsActio
     return singles, tuple(sets)
 
 
-LEAD_KEYS = tuple(((255 << (8 * i)) | JOKER_BITS) for i in range(7))
+LEAD_KEYS: Final = tuple(((255 << (8 * i)) | JOKER_BITS) for i in range(7))
 """Masks of the two-rank parts of a hand (ranks 2-3, 4-5, ..., K-A), with the jokers."""
-LEAD_PARTS: Table[int, tuple[tuple[RatsAction, ...], tuple[RatsAction, ...]]] = _table(
+LEAD_PARTS: Final[Table[int, tuple[tuple[RatsAction, ...], tuple[RatsAction, ...]]]] = _table(
     _singles_and_sets, 8192
 )
 """``LEAD_PARTS[hand_mask & LEAD_KEYS[i]]``: the singles and set leads of part ``i``."""
 
 
-_BELOW_ACES = (1 << 48) - 1
+_BELOW_ACES: Final = (1 << 48) - 1
 
 
 def run_cards(mask: int) -> int:
@@ -524,7 +528,9 @@ def run_cards(mask: int) -> int:
     return seq | jokers
 
 
-SEQ_SUIT_KEYS = tuple(sum(1 << (q * 4 + suit) for q in range(13)) | JOKER_BITS for suit in range(4))
+SEQ_SUIT_KEYS: Final = tuple(
+    sum(1 << (q * 4 + suit) for q in range(13)) | JOKER_BITS for suit in range(4)
+)
 """Masks of one suit (and the jokers) of a :func:`run_cards` mask."""
 
 
@@ -547,7 +553,7 @@ def _suit_run_leads(key: int) -> tuple[RatsAction, ...]:
     return run_leads(suit, ranks, _jokers_of(key)) if suit >= 0 else ()
 
 
-RUN_LEADS: Table[int, tuple[RatsAction, ...]] = _table(_suit_run_leads, 4096)
+RUN_LEADS: Final[Table[int, tuple[RatsAction, ...]]] = _table(_suit_run_leads, 4096)
 """``RUN_LEADS[run_cards(hand_mask) & SEQ_SUIT_KEYS[suit]]``: the runs of that suit, as
 :func:`run_leads`."""
 
@@ -604,9 +610,9 @@ def _set_follows(size: int) -> Table[int, tuple[RatsAction, ...]]:
     return _table(make, 1024)
 
 
-RANK_KEYS = tuple((15 << (rank * 4)) | JOKER_BITS for rank in range(13))
+RANK_KEYS: Final = tuple((15 << (rank * 4)) | JOKER_BITS for rank in range(13))
 """Masks of the cards of each rank of a hand, with the jokers."""
-SET_FOLLOWS = {size: _set_follows(size) for size in (2, 3, 4)}
+SET_FOLLOWS: Final = {size: _set_follows(size) for size in (2, 3, 4)}
 """``SET_FOLLOWS[size][hand_mask & RANK_KEYS[rank]]``: the sets of ``size`` cards of that rank."""
 
 
@@ -620,16 +626,16 @@ def _run_follows(length: int) -> Table[int, tuple[tuple[int, RatsAction], ...]]:
     return _table(make, 1024)
 
 
-RUN_FOLLOWS = {length: _run_follows(length) for length in range(3, 14)}
+RUN_FOLLOWS: Final = {length: _run_follows(length) for length in range(3, 14)}
 """``RUN_FOLLOWS[length][run_cards(hand_mask) & SEQ_SUIT_KEYS[suit]]``: the runs of ``length``
 cards of that suit, as ``(value, action)`` in the order of :func:`runs_of_suit`."""
 
-BEAT_SINGLES: Table[int, tuple[RatsAction, ...]] = _table(
+BEAT_SINGLES: Final[Table[int, tuple[RatsAction, ...]]] = _table(
     lambda key: tuple(SINGLES[c] for c in range(52) if key >> c & 1), 4096
 )
 """``BEAT_SINGLES[mask]``: the singles of the natural cards of ``mask``, in card order."""
 
-_DISCARD_BYTES = tuple(
+_DISCARD_BYTES: Final = tuple(
     tuple(
         tuple(DISCARD1[base + i] for i in range(8) if b >> i & 1 and base + i < 54)
         for b in range(256)

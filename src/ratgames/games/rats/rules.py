@@ -13,7 +13,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from math import comb
-from typing import Any
+from typing import Any, Final
 
 from ratgames.cards import SUITS, card_text, standard_deck
 from ratgames.cards import parse_card as _parse_card
@@ -73,7 +73,7 @@ def _mask(cards: tuple[int, ...] | list[int]) -> int:
     return m
 
 
-_BYTE_CARDS = tuple(
+_BYTE_CARDS: Final = tuple(
     tuple(tuple(base * 8 + i for i in range(8) if b >> i & 1) for b in range(256))
     for base in range(7)
 )
@@ -254,6 +254,7 @@ class RatsState(State[RatsAction, Rats]):
 
     __slots__ = (
         "_legal_cache",
+        "_scoring_only",
         "alive",
         "best",
         "best_seat",
@@ -362,6 +363,7 @@ class RatsState(State[RatsAction, Rats]):
         s.history = None
         s.n_events = 0
         s._legal_cache = None
+        s._scoring_only = False
         s.over = False
         s.cap_fired = False
         s.pending = ()
@@ -372,6 +374,7 @@ class RatsState(State[RatsAction, Rats]):
     def clone(self) -> RatsState:
         c = RatsState.__new__(RatsState)
         self._copy_core_to(c)
+        c._scoring_only = False
         c.dealer = self.dealer
         c.initial_hands = self.initial_hands
         c.initial_size = self.initial_size
@@ -682,6 +685,29 @@ class RatsState(State[RatsAction, Rats]):
             return
         self._end_trick()
 
+    def random_playout(
+        self, rng: Rng, depth: int, stage: int = -1, scoring_only: bool = False
+    ) -> int:
+        """:meth:`State.random_playout` with the plays listed as :meth:`legal_actions` lists
+        them and carried out as :meth:`_apply` does.  With ``scoring_only`` and a ``stage``, the
+        round that ends the play-out is scored but the next one is not dealt."""
+        if self._recording:
+            return super().random_playout(rng, depth, stage, scoring_only)
+        self._scoring_only = scoring_only and stage >= 0
+        steps = 0
+        while steps < depth and not self.over:
+            if stage >= 0 and self.round - 1 != stage:
+                break
+            seat = self.turn
+            if self.trick:
+                found = self._follows(self.hands[seat], self.hand_masks[seat])
+            else:
+                found = leads_of_mask(self.hand_masks[seat])
+            self._apply(seat, found[rng.randbelow(len(found))], None)
+            steps += 1
+        self._scoring_only = False
+        return steps
+
     def _lead(self, seat: int, action: RatsAction) -> None:
         """``action`` opens a trick: it sets the kind, the size and the best so far."""
         kind, cards = action
@@ -779,6 +805,11 @@ class RatsState(State[RatsAction, Rats]):
         size = min(self.initial_size, min(self.reserves[p].bit_count() for p in alive))
         self.n_events += 1
         self.history = RoundNote(self.round, stock_to, tuple(newly_out), size, self.history)
+        if self._scoring_only:
+            # A play-out that stops here and is only scored: the stage moves on, no hands are
+            # dealt (the cards stay in the reserves, where the score counts them too).
+            self.round += 1
+            return
         for p in alive:
             cards = _cards_of(self.reserves[p])
             if len(cards) > size:
@@ -1163,7 +1194,7 @@ _OBSERVATION_PARTS.update(
 )
 
 
-_ALL_CARDS = (1 << 54) - 1
+_ALL_CARDS: Final = (1 << 54) - 1
 
 
 def _hands_allowed(high: int, low: int, slots: int, need: int) -> int:
@@ -1242,7 +1273,7 @@ SNAPSHOT_KEYS = (
 )
 """The entries of a snapshot (:meth:`RatsState.snapshot`), in order."""
 
-_JOKER_MASK = 3 << 52
+_JOKER_MASK: Final = 3 << 52
 _CARD_EXAMPLE = "a card such as '10H', 'QS' or 'BJ'"
 
 
@@ -1784,6 +1815,7 @@ def _restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
     # --- the state ------------------------------------------------------------------------
     s = RatsState.__new__(RatsState)
     s._init_core(game, Chance(0))
+    s._scoring_only = False
     s.dealer = dealer
     s.initial_hands = ()
     s.initial_size = initial_size
@@ -1843,8 +1875,8 @@ by the game, the note's type and its fields but the link to the note before."""
 TABLES.append(_NOTES_JSON)
 
 
-_ACES = sum(1 << (12 * 4 + suit) for suit in range(4))
-_KINGS = sum(1 << (11 * 4 + suit) for suit in range(4))
+_ACES: Final = sum(1 << (12 * 4 + suit) for suit in range(4))
+_KINGS: Final = sum(1 << (11 * 4 + suit) for suit in range(4))
 
 
 def split_hand(hand: tuple[int, ...]) -> tuple[list[int], list[int], tuple[int, ...]]:
@@ -1864,7 +1896,7 @@ def split_hand(hand: tuple[int, ...]) -> tuple[list[int], list[int], tuple[int, 
     return by_rank, by_suit, jokers
 
 
-_SUIT_ABOVE = tuple(
+_SUIT_ABOVE: Final = tuple(
     tuple(sum(1 << (rank * 4 + suit) for rank in range(best + 1, 13)) for best in range(13))
     for suit in range(4)
 )
