@@ -634,6 +634,10 @@ class CagedRatsState(State[Act, CagedRats]):
     plog: tuple[Any, ...] | None
     """What happened, newest first, as ``(entry, older)`` links; an entry is an event class
     followed by its fields (``(Bid, seat, card)``), made into an event only when asked."""
+    _scoring_only: bool
+    """Set only while :meth:`random_playout` plays out a deal that ends the play-out, for a
+    caller that only scores the state afterwards: no log entries are kept and the next deal is
+    not dealt."""
     initial: tuple[int, tuple[int, ...], tuple[int, ...]] | None
     """The deal the game started from: the dealer, then red's and black's cards (hand, then stock
     top first).  None in a sample: it is not part of what a seat knows."""
@@ -838,8 +842,8 @@ class CagedRatsState(State[Act, CagedRats]):
     ) -> int:
         """The random play-out of :meth:`State.random_playout` without building the legal lists:
         each action is the one :meth:`legal_actions` lists at the index drawn, carried out as
-        :meth:`_apply` would.  With ``scoring_only`` and a ``stage``, a deal that ends the
-        play-out without ending the game is scored but the next one is not dealt."""
+        :meth:`_apply` would.  With ``scoring_only`` and a ``stage``, the play-out keeps no log
+        entries, and the deal that ends it is scored but the next one is not dealt."""
         if self._recording:
             return super().random_playout(rng, depth, stage, scoring_only)
         self._scoring_only = scoring_only and stage >= 0
@@ -893,7 +897,8 @@ class CagedRatsState(State[Act, CagedRats]):
         hand.remove(high)
         rats = (low, high)
         self.rats = (rats, self.rats[1]) if seat == 0 else (self.rats[0], rats)
-        self.plog = ((Caged, seat, rats), self.plog)
+        if not self._scoring_only:
+            self.plog = ((Caged, seat, rats), self.plog)
         if seat != self.dealer:
             self.actor = self.dealer
         else:
@@ -903,13 +908,15 @@ class CagedRatsState(State[Act, CagedRats]):
         self.hands[seat].remove(card)
         self.offer = card
         self.from_stock = False
-        self.plog = ((Offered, seat, card, False), self.plog)
+        if not self._scoring_only:
+            self.plog = ((Offered, seat, card, False), self.plog)
         self.phase = BID
 
     def _bid(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
         self.bid = card
-        self.plog = ((Bid, seat, card), self.plog)
+        if not self._scoring_only:
+            self.plog = ((Bid, seat, card), self.plog)
         self.phase = RESPOND
         self.actor = 1 - seat
 
@@ -920,7 +927,8 @@ class CagedRatsState(State[Act, CagedRats]):
         mine = (*thrown[seat], card)
         self.thrown = (mine, thrown[1]) if seat == 0 else (thrown[0], mine)
         # The card is not in the entry: observations name it to the thrower only.
-        self.plog = ((Threw, seat), self.plog)
+        if not self._scoring_only:
+            self.plog = ((Threw, seat), self.plog)
         self.pile += (self.bid,)
         self.bid = -1
         self._leader_wins()
@@ -929,7 +937,8 @@ class CagedRatsState(State[Act, CagedRats]):
         """The responder tops the bid: bid, top and capture are discarded."""
         self.hands[seat].remove(card)
         leader = self.actor = 1 - seat
-        self.plog = ((Lost, leader, self.offer), ((Topped, seat, card), self.plog))
+        if not self._scoring_only:
+            self.plog = ((Lost, leader, self.offer), ((Topped, seat, card), self.plog))
         self.pile += (self.bid, card, self.offer)
         self._finish_lead()
 
@@ -942,7 +951,8 @@ class CagedRatsState(State[Act, CagedRats]):
             card = self.stocks[dealer].pop()
             self.offer = card
             self.from_stock = True
-            self.plog = ((Offered, dealer, card, True), self.plog)
+            if not self._scoring_only:
+                self.plog = ((Offered, dealer, card, True), self.plog)
             self.phase = BID
         else:
             self.phase = OFFER
@@ -957,7 +967,8 @@ class CagedRatsState(State[Act, CagedRats]):
         same = [i for i in (0, 1) if rats[i] & 3 == suit]
         if not same:
             self.pile += (capture,)
-            self.plog = ((Unfed, leader, capture), self.plog)
+            if not self._scoring_only:
+                self.plog = ((Unfed, leader, capture), self.plog)
             self._finish_lead()
             return
         if len(same) == 2:
@@ -976,10 +987,11 @@ class CagedRatsState(State[Act, CagedRats]):
         fed[k] = (*fed[k], self.offer)
         self.fed = tuple(fed)
         rat = self.rats[seat][index]
-        self.plog = (
-            (Fed, seat, index + 1, rat, self.offer, len(fed[k]), RAT_VALUE[rat]),
-            self.plog,
-        )
+        if not self._scoring_only:
+            self.plog = (
+                (Fed, seat, index + 1, rat, self.offer, len(fed[k]), RAT_VALUE[rat]),
+                self.plog,
+            )
 
     def _finish_lead(self) -> None:
         leader = self.actor
@@ -989,7 +1001,8 @@ class CagedRatsState(State[Act, CagedRats]):
             hand = self.hands[leader]
             for _ in range(n):
                 insort(hand, stock.pop())
-            self.plog = ((Drew, leader, n), self.plog)
+            if not self._scoring_only:
+                self.plog = ((Drew, leader, n), self.plog)
         self.offer = -1
         self.bid = -1
         self.from_stock = False
