@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from ratgames.core._mypyc import mypyc_attr
 from ratgames.core.bots import (
@@ -60,6 +60,15 @@ from ratgames.core.errors import OptionError
 from ratgames.core.game import Action, Game, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
+
+
+_LOGS: Final[list[float]] = [math.log(n) if n else 0.0 for n in range(4096)]
+"""``math.log(n)`` for the availability counts of most nodes (index 0 is never read)."""
+
+
+def _log(n: int) -> float:
+    """``math.log(n)`` for ``n`` >= 1 (from a table when it is small)."""
+    return _LOGS[n] if n < 4096 else math.log(n)
 
 
 class Node:
@@ -354,7 +363,7 @@ class IsmctsBot(Bot):
         best = -1
         for i, child in enumerate(known):
             total = child.gain if paired else child.reward
-            score = total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+            score = total / child.visits + c * math.sqrt(_log(child.available) / child.visits)
             if score > best_score:
                 best_score, best = score, i
         return known[best], actions[best], False
