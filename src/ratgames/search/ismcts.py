@@ -61,7 +61,6 @@ from ratgames.core.game import Action, Game, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
-
 _LOGS: Final[list[float]] = [math.log(n) if n else 0.0 for n in range(4096)]
 """``math.log(n)`` for the availability counts of most nodes (index 0 is never read)."""
 
