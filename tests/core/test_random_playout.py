@@ -138,3 +138,50 @@ def test_random_playout_keeps_a_log_while_recording() -> None:
     for _, seat, action, _ in actions:
         replay.apply(seat, action)  # each one legal where it was played
     assert replay.snapshot() == state.snapshot()
+
+
+@pytest.mark.parametrize(
+    ("label", "gid", "players", "options"), CONFIGS, ids=[c[0] for c in CONFIGS]
+)
+def test_a_state_only_scored_after_its_stage_scores_the_same(
+    label: str, gid: str, players: int, options: dict[str, Any]
+) -> None:
+    """``only_scored_after(stage)``: the same play while the stage lasts (and in its copies), and
+    the same score once it is over, whoever plays (here the plain random loop, one action at a
+    time through ``apply_trusted``, as search's tree walk and heuristic play-outs do)."""
+    game: Game = ratgames.get_game(gid, players=players, options=options)
+    ended = 0
+    stages = set()
+    for seed in range(6):
+        state = game.new_state(seed=seed)
+        pick = Rng(seed + 100)
+        step = 0
+        while not state.is_over():
+            stages.add(state.stage())
+            if step % 5 == 0:
+                seat = state.seats_to_act()[0]
+                sample = state.sample_consistent(seat, Rng(step))
+                sample.set_recording(False)
+                stage = sample.stage()
+                promised, plain = sample.clone(), sample.clone()
+                promised.only_scored_after(stage)
+                promised = promised.clone()  # copies keep the promise
+                rng_a, rng_b = Rng(step), Rng(step)
+                while not plain.is_over() and plain.stage() == stage:
+                    mover = plain.seats_to_act()[0]
+                    legal = plain.legal_actions(mover)
+                    assert [str(a) for a in promised.legal_actions(mover)] == [
+                        str(a) for a in legal
+                    ]
+                    plain.apply_trusted(mover, legal[rng_a.randbelow(len(legal))])
+                    other = promised.legal_actions(mover)
+                    promised.apply_trusted(mover, other[rng_b.randbelow(len(other))])
+                assert scores(promised) == scores(plain)
+                ended += not plain.is_over()
+            to_act = state.seats_to_act()
+            seat = to_act[pick.randbelow(len(to_act))]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[pick.randbelow(len(legal))])
+            step += 1
+    if len(stages) > 1:  # a game of several stages: some play-outs saw the next one come
+        assert ended > 0

@@ -361,7 +361,16 @@ class State(ABC, Generic[A, G]):
     :class:`IllegalAction` (games call :meth:`_check_seat` first thing).
     """
 
-    __slots__ = ("_chance", "_log", "_recording", "_sampled", "_seed", "_time", "game")
+    __slots__ = (
+        "_chance",
+        "_last_stage",
+        "_log",
+        "_recording",
+        "_sampled",
+        "_seed",
+        "_time",
+        "game",
+    )
 
     game: G
 
@@ -379,6 +388,7 @@ class State(ABC, Generic[A, G]):
         self._seed: int | None = None
         self._time = 0.0
         self._sampled = False
+        self._last_stage = -1
 
     def _copy_core_to(self, other: State) -> None:
         """For hand-written ``clone()`` methods: copy the core fields."""
@@ -389,6 +399,7 @@ class State(ABC, Generic[A, G]):
         other._seed = self._seed
         other._time = self._time
         other._sampled = self._sampled
+        other._last_stage = self._last_stage
 
     # --- what a game must provide -------------------------------------------------------------
 
@@ -641,8 +652,24 @@ class State(ABC, Generic[A, G]):
             steps += 1
         return steps
 
+    def only_scored_after(self, stage: int) -> None:
+        """Promise that this state will be played on only while :meth:`stage` is ``stage`` (and
+        the game goes on), and is then only scored (:meth:`is_over`, :meth:`outcome`,
+        :meth:`win_estimate`, :meth:`stage`); ``-1`` lifts the promise.  Copies made with
+        :meth:`clone` keep it.
+
+        Search makes it on the samples it plays out to the end of the round in play, which need
+        nothing of the next round: once :meth:`stage` has moved on, shuffles
+        (:meth:`_shuffle`) leave the cards as they are, and a game may leave out the rest of its
+        next round's deal too.  For states that keep no log (:meth:`set_recording`).
+        """
+        self._last_stage = stage
+
     def _shuffle(self, cards: MutableSequence[int], what: str) -> None:
-        """Shuffle ``cards`` in place as a recorded chance event named ``what``."""
+        """Shuffle ``cards`` in place as a recorded chance event named ``what`` (left as they
+        are in a state only scored from here, see :meth:`only_scored_after`)."""
+        if self._last_stage >= 0 and self.stage() != self._last_stage:
+            return
         self._chance.shuffle(cards, what)
         if self._recording:
             self._log = (("chance", what, tuple(cards)), self._log)

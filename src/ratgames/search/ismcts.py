@@ -222,6 +222,8 @@ class IsmctsBot(Bot):
             state.set_recording(False)
             if by_round is None:
                 by_round = self._by_round(state)
+            if by_round:
+                state.only_scored_after(state.stage())
             if default is None:
                 self._iterate(root, state, rng, by_round)
             else:

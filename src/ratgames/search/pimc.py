@@ -85,6 +85,7 @@ class PimcBot(IsmctsBot):
             if by_round is None:
                 by_round = self._by_round(sample)
             stage = sample.stage() if by_round else -1
+            sample.only_scored_after(stage)
             seed = rng.next64()
             for i, action in enumerate(legal):
                 state = sample.clone()

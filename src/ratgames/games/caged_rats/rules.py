@@ -1067,8 +1067,8 @@ class CagedRatsState(State[Act, CagedRats]):
             self.actor = -1
             return
         self.phase = CAGE
-        if self._scoring_only:  # a play-out that stops here and is only scored
-            return
+        if self._scoring_only or (self._last_stage >= 0 and self.deals != self._last_stage):
+            return  # a play-out that stops here and is only scored: no next deal
         dealer = next_dealer(self.dealer, pts)
         red = list(RED_CARDS)
         black = list(BLACK_CARDS)
