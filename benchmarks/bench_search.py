@@ -1,8 +1,8 @@
 """Search speed of the ``ismcts`` bot in every turn-based game: iterations per second and the
 cost of one move, with random and with heuristic rollouts.
 
-Run:  uv run python benchmarks/bench_search.py [--game ID ...] [--iterations 200]
-      [--positions 20] [--json FILE]
+Run:  uv run python benchmarks/bench_search.py [--game ID ...] [--rollout random|heuristic]
+      [--iterations 200] [--positions 20] [--json FILE]
 
 For each registered game that is not real-time, at 2 players with its default options:
 
@@ -11,7 +11,8 @@ For each registered game that is not real-time, at 2 players with its default op
   had at least 2 legal actions (with a single legal action the bot does not search), until
   ``--positions`` positions are collected.
 * timing: at each position a fresh ``ismcts:iterations=N,rollout=R`` bot (seed 1) makes one move
-  through the seat's ``SeatView``, for R in ``random`` and ``heuristic``.  The table gives the
+  through the seat's ``SeatView``, for R in ``random`` and ``heuristic`` (or only the one
+  ``--rollout`` names).  The table gives the
   iterations run (the bot's ``last_iterations``) per second, and the mean milliseconds of one
   N-iteration move, both over all the positions.
 
@@ -106,6 +107,9 @@ def main() -> None:
     )
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument(
+        "--rollout", choices=ROLLOUTS, help="only this kind of play-out (default: both)"
+    )
+    parser.add_argument(
         "--iterations", type=int, default=200, help="search iterations per move (default 200)"
     )
     parser.add_argument(
@@ -121,6 +125,7 @@ def main() -> None:
         parser.error(
             f"unknown game {unknown[0]!r}; the games are: {', '.join(ratgames.game_ids())}"
         )
+    rollouts = (args.rollout,) if args.rollout else ROLLOUTS
     rows = []
     for game_id in game_ids:
         game = ratgames.get_game(game_id, players=2)
@@ -131,13 +136,13 @@ def main() -> None:
         if not points:
             print(f"skipped {game_id}: no decision with 2 or more legal actions", file=sys.stderr)
             continue
-        rows.extend(time_search(game, points, args.iterations, r) for r in ROLLOUTS)
+        rows.extend(time_search(game, points, args.iterations, r) for r in rollouts)
     if not rows:
         return
     table = Table(
         title="ISMCTS search speed, 2 players (CPU time)",
         caption=f"{args.iterations} iterations per move; positions per game: "
-        + ", ".join(f"{r['game']} {r['positions']}" for r in rows[:: len(ROLLOUTS)]),
+        + ", ".join(f"{r['game']} {r['positions']}" for r in rows[:: len(rollouts)]),
     )
     table.add_column("game")
     table.add_column("rollout")
