@@ -22,13 +22,14 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable, MutableSequence, Sequence
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_MUL1 = 0xBF58476D1CE4E5B9
-_MUL2 = 0x94D049BB133111EB
-_TWO53 = 1.0 / 9007199254740992.0
+# Constants (the compiled build reads them as such instead of looking them up at every call).
+_MASK: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
+_MUL1: Final = 0xBF58476D1CE4E5B9
+_MUL2: Final = 0x94D049BB133111EB
+_TWO53: Final = 1.0 / 9007199254740992.0
 T = TypeVar("T")
 
 _Plan = tuple[int, int, int, int, Callable[[bytes], tuple[Any, ...]], range, int]
