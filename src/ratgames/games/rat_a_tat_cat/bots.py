@@ -12,7 +12,7 @@ with ``memory=0.6`` forgets like a child does.  Perfect memory (1.0) is the defa
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from ratgames.core.bots import Bot, SeatView, bot_params_from, register_belief, register_bot
 from ratgames.core.game import Action, Game, State
@@ -37,7 +37,7 @@ from .rules import (
     RatState,
 )
 
-POWER_VALUE = 5.0
+POWER_VALUE: Final = 5.0
 """What a power card left in a row is worth: it is replaced by a random number card (mean 5)."""
 
 _VALUE = {t: (float(i) if i < PEEK else POWER_VALUE) for i, t in enumerate(CARD_TEXT)}
@@ -291,17 +291,17 @@ class HeuristicBot(Bot):
 
 # --- the opponent model for search -------------------------------------------------------------
 
-KEEP_MARGIN = 1
+KEEP_MARGIN: Final = 1
 """A player keeps a card from the draw pile in a slot only if it is at least this much lower than
 what it expects there: the card it knew, or an unknown card's worth."""
 
-UNKNOWN_WORTH = 5
+UNKNOWN_WORTH: Final = 5
 """What a player expects of a card it has not seen (the deck's mean, rounded up)."""
 
-UNLIKELY = 0.15
+UNLIKELY: Final = 0.15
 """How much less likely a deal is for every move of an opponent it would make unreasonable."""
 
-TRIES = 24
+TRIES: Final = 24
 """Samples drawn at most for one accepted sample (then the last is used)."""
 
 
@@ -409,7 +409,7 @@ class KeptCards:
         return sample
 
 
-_NUMBER = tuple(int(_VALUE[t]) for t in CARD_TEXT)
+_NUMBER: Final = tuple(int(_VALUE[t]) for t in CARD_TEXT)
 
 register_belief(RatATatCat.id, KeptCards)
 

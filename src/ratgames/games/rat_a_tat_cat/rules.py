@@ -630,6 +630,15 @@ def _not_the_deck(cards: list[int]) -> str:
     return ", ".join(wrong)
 
 
+_SamplePlan = tuple[
+    bool,
+    list[int],
+    list[tuple[int, list[int], list[int], list[int], list[int]]],
+    list[tuple[int, int]],
+]
+"""See :meth:`RatState._sample_plan`."""
+
+
 def _holds(kinds: tuple[int, ...], powers: list[int], places: list[int], first: int) -> bool:
     """True if, with ``powers[k]`` at ``places[k]``, each card of ``kinds`` is at a place from
     ``first`` on (in the draw pile)."""
@@ -707,6 +716,7 @@ class RatState(State[Act, RatATatCat]):
     _observation_parts = _OBSERVATION_PARTS
 
     __slots__ = (
+        "_plan",
         "_scoring_only",
         "active",
         "cap_fired",
@@ -752,6 +762,8 @@ class RatState(State[Act, RatATatCat]):
         p = g.players
         # During a play-out that is only scored: a round that ends it deals no next round.
         self._scoring_only = False
+        # The sampling plan of this position for one seat (see _sample_plan), until it changes.
+        self._plan: tuple[int, _SamplePlan] | None = None
         self.active: tuple[bool, ...] = (True,) * p
         self.totals: tuple[int, ...] = (0,) * p
         self.elim: tuple[int, ...] = (0,) * p
@@ -886,9 +898,15 @@ class RatState(State[Act, RatATatCat]):
     # --- the core contract ----------------------------------------------------------------------
 
     def clone(self) -> RatState:
+        return self._copy(True)
+
+    def _copy(self, cards: bool) -> RatState:
+        """A copy; without ``cards`` it shares the rows and the draw pile with this state, for a
+        sample that gives it new ones."""
         new = RatState.__new__(RatState)
         self._copy_core_to(new)
         new._scoring_only = False
+        new._plan = None
         new.active = self.active
         new.cap_fired = self.cap_fired
         new.clock = self.clock
@@ -896,14 +914,14 @@ class RatState(State[Act, RatATatCat]):
         new.deal0 = self.deal0
         new.dealer = self.dealer
         new.discard = self.discard[:]
-        new.draw = self.draw[:]
+        new.draw = self.draw[:] if cards else self.draw
         new.elim = self.elim
         new.evlog = self.evlog
         new.evn = self.evn
         new.extra = self.extra
         new.faceup = self.faceup[:]
         new.first = self.first
-        new.hands = self.hands[:]
+        new.hands = self.hands[:] if cards else self.hands
         new.held = self.held
         new.held_pub = self.held_pub
         new.in_draw = self.in_draw
@@ -1121,6 +1139,7 @@ class RatState(State[Act, RatATatCat]):
         return draw.pop()
 
     def _apply(self, seat: int, action: Act, time: float | None) -> None:
+        self._plan = None
         timed = False
         if time is not None and self.game.minutes:
             t = round(time, 4)
@@ -1539,47 +1558,13 @@ class RatState(State[Act, RatATatCat]):
         bounds every arrangement is equally likely.
         """
         seat = self._check_seat(seat)
-        g = self.game
-        p4 = g.p4
-        new = self.clone()
-        hands = new.hands
-        known = new.known
-        origin = new.origin
-        base = seat * p4
-        now = self.pool
-        # Per pool: its cards the seat has not seen, the places that may hold any card and
-        # the places that hold a number card.  Places: slots 0..p4-1, the held card at p4,
-        # the draw pile from p4 + 1 on (bottom first).
-        cards: list[list[int]] = [[] for _ in range(now + 1)]
-        free: list[list[int]] = [[] for _ in range(now + 1)]
-        numbers: list[list[int]] = [[] for _ in range(now + 1)]
-        for i in range(p4):
-            c = hands[i]
-            if c >= 0 and known[base + i] < 0:
-                o = origin[i]
-                cards[o >> 1].append(c)
-                (numbers if o & 1 else free)[o >> 1].append(i)
-        held_hidden = new.held >= 0 and not new.held_pub and new.turn != seat
-        if held_hidden:
-            cards[now].append(new.held)
-            numbers[now].append(p4)
-        draw = new.draw
-        cards[now].extend(draw)
-        free[now].extend(range(p4 + 1, p4 + 1 + len(draw)))
-        values = [*hands, new.held, *draw]
-        for pool in range(now + 1):
-            pool_cards = cards[pool]
-            if not pool_cards:
-                continue
-            pool_cards.sort()
-            split = len(pool_cards)
-            while split and pool_cards[split - 1] >= PEEK:
-                split -= 1
-            places = free[pool]
-            rest = numbers[pool]
-            power = len(pool_cards) - split
+        p4 = self.game.p4
+        held_hidden, template, pools, updates = self._sample_plan(seat)
+        values = template[:]
+        for pool, powers, nums, free, numbers in pools:
+            power = len(powers)
             if power:  # power cards go to places that may hold any card, chosen at random
-                powers = pool_cards[split:]
+                places = free[:]
                 size = len(places)
                 while True:
                     for k in range(power):
@@ -1589,25 +1574,77 @@ class RatState(State[Act, RatATatCat]):
                         break
                 for k in range(power):
                     values[places[k]] = powers[k]
-                rest = places[power:] + rest
+                rest = places[power:] + numbers
             else:
-                rest = places + rest
-            nums = pool_cards[:split]
-            rng.shuffle(nums)
-            for c, place in zip(nums, rest, strict=True):
+                rest = free + numbers
+            shuffled = nums[:]
+            rng.shuffle(shuffled)
+            for c, place in zip(shuffled, rest, strict=True):
                 values[place] = c
+        new = self._copy(False)  # its rows and draw pile are dealt anew here
         new.hands = hands = values[:p4]
         if held_hidden:
             new.held = values[p4]
         new.draw = values[p4 + 1 :]
-        for r in range(g.rows):
-            off = r * p4
-            for i in range(p4):
-                if known[off + i] >= 0:
-                    known[off + i] = hands[i]
+        known = new.known
+        for index, slot in updates:
+            known[index] = hands[slot]
         new.deal0 = {}
         new._forget_origin(rng)
         return new
+
+    def _sample_plan(self, seat: int) -> _SamplePlan:
+        """What every :meth:`sample_consistent` for ``seat`` in this position starts from (made
+        once per position and seat: search draws thousands of samples of one position).
+
+        Places are slots ``0..p4-1``, the held card at ``p4`` and the draw pile from ``p4 + 1``
+        on (bottom first).  The plan holds whether the held card is hidden, the values of every
+        place as they are, and per pool with hidden cards: its power cards, its number cards (in
+        card order), the places that may hold any card and those that hold a number card; last,
+        the entries of the rows of knowledge that show a hidden slot, with the slot."""
+        plan = self._plan
+        if plan is not None and plan[0] == seat:
+            return plan[1]
+        p4 = self.game.p4
+        hands = self.hands
+        known = self.known
+        origin = self.origin
+        base = seat * p4
+        now = self.pool
+        cards: list[list[int]] = [[] for _ in range(now + 1)]
+        free: list[list[int]] = [[] for _ in range(now + 1)]
+        numbers: list[list[int]] = [[] for _ in range(now + 1)]
+        hidden = []
+        for i in range(p4):
+            c = hands[i]
+            if c >= 0 and known[base + i] < 0:
+                o = origin[i]
+                cards[o >> 1].append(c)
+                (numbers if o & 1 else free)[o >> 1].append(i)
+                hidden.append(i)
+        held_hidden = self.held >= 0 and not self.held_pub and self.turn != seat
+        if held_hidden:
+            cards[now].append(self.held)
+            numbers[now].append(p4)
+        draw = self.draw
+        cards[now].extend(draw)
+        free[now].extend(range(p4 + 1, p4 + 1 + len(draw)))
+        pools = []
+        for pool in range(now + 1):
+            pool_cards = cards[pool]
+            if not pool_cards:
+                continue
+            pool_cards.sort()
+            split = len(pool_cards)
+            while split and pool_cards[split - 1] >= PEEK:
+                split -= 1
+            pools.append((pool, pool_cards[split:], pool_cards[:split], free[pool], numbers[pool]))
+        updates = [
+            (r * p4 + i, i) for r in range(self.game.rows) for i in hidden if known[r * p4 + i] >= 0
+        ]
+        made: _SamplePlan = (held_hidden, [*hands, self.held, *draw], pools, updates)
+        self._plan = (seat, made)
+        return made
 
     def snapshot(self) -> dict[str, JSON]:
         """The whole position as JSON (the entries :data:`SNAPSHOT_ENTRIES`), hidden cards
