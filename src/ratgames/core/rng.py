@@ -117,9 +117,18 @@ class Rng:
         z = ((z ^ (z >> 30)) & lanes) * _MUL1 & lanes
         z = ((z ^ (z >> 27)) & lanes) * _MUL2 & lanes
         z ^= z >> 31  # bits shifted in from the next lane land above bit 64, never read
-        for i, w in zip(positions, unpack(z.to_bytes(size, "little")), strict=False):
-            j = (w * (i + 1)) >> 32
-            items[i], items[j] = items[j], items[i]
+        words: tuple[int, ...] = unpack(z.to_bytes(size, "little"))
+        if type(items) is list:
+            # The same loop on a list: the compiled build then indexes the list directly and
+            # does the arithmetic on machine words.
+            cards: list[Any] = items
+            for i, w in zip(positions, words, strict=False):
+                j = (w * (i + 1)) >> 32
+                cards[i], cards[j] = cards[j], cards[i]
+        else:
+            for i, w in zip(positions, words, strict=False):
+                j = (w * (i + 1)) >> 32
+                items[i], items[j] = items[j], items[i]
         self.state = (state + advance) & _MASK
 
     def clone(self) -> Rng:
