@@ -48,6 +48,9 @@ def kernel_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     home = tmp_path_factory.mktemp("ratgames-home")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("RATGAMES_HOME", str(home))
+        # The hunt's worker processes (a pool, Ray) start with this home, which holds no build
+        # of the engine: they must not require one (the hunt plays with its own kernel).
+        mp.delenv("RATGAMES_COMPILED", raising=False)
         mp.setattr(hunt, "_KERNELS", {})
         yield home / "cache"
 
