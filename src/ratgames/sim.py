@@ -610,7 +610,10 @@ def _play(
         return
     if backend is not None:
         counter = _InOrder(result, on_progress, saver.maybe)
-        backend.play(config, counter.receive, first)
+        if first:
+            backend.play(config, counter.receive, first)
+        else:  # as before there were checkpoints, so a backend without ``first`` still works
+            backend.play(config, counter.receive)
         if counter.counted != config.games:
             raise RuntimeError(f"the backend played {counter.counted} of {config.games} games")
     elif workers == 1 or config.games - first < 8:
