@@ -204,35 +204,6 @@ def test_a_tournament_on_the_cluster_is_the_local_tournament(cluster: Cluster) -
     assert sum(done) == 3 * 40
 
 
-def test_a_run_stopped_on_the_cluster_goes_on_there_from_its_checkpoint(
-    cluster: Cluster, tmp_path: Path
-) -> None:
-    config = SimConfig("caged-rats", 2, {"single_deal": True}, ("heuristic", "random"), 300, seed=2)
-    local = simulate(config, workers=1)
-    checkpoint = RunCheckpoint.open(tmp_path / "run.ckpt", "simulate", [config])
-
-    def stop(k: int) -> None:
-        raise KeyboardInterrupt  # Ctrl-C as the first chunk comes in
-
-    with RayBackend(cluster.address) as backend, pytest.raises(KeyboardInterrupt):
-        simulate(
-            config,
-            backend=backend,
-            on_progress=stop,
-            checkpoint=lambda r: checkpoint.save(config, r),
-        )
-    again = RunCheckpoint.open(tmp_path / "run.ckpt", "simulate", [config])
-    start = again.start(config)
-    assert start is not None and start.games < config.games
-    done = start.games
-    played: list[int] = []
-    with RayBackend(cluster.address) as backend:
-        resumed = simulate(config, backend=backend, start=start, on_progress=played.append)
-    assert sum(played) == config.games - done
-    assert _figures(resumed) == _figures(local)
-    assert resumed.first_shares == local.first_shares
-
-
 def test_the_command_line_runs_on_the_cluster_with_clean_output(
     cluster: Cluster,
     tmp_path: Path,
@@ -342,7 +313,8 @@ def test_a_node_that_dies_mid_run_has_its_games_played_elsewhere(
     victim = cluster.nodes[-1]
     log = tmp_path / "started"
     log.touch()
-    slow = f"slow:seconds=0.01,log={log},spare={os.getpid()},hang={victim.pid}"
+    # Games slow enough that every node is needed (the victim too) while the run is young.
+    slow = f"slow:seconds=0.05,log={log},spare={os.getpid()},hang={victim.pid}"
     config = SimConfig("caged-rats", 2, {"single_deal": True}, (slow, "random"), 150, seed=5)
     stop = threading.Event()
 
@@ -398,6 +370,37 @@ def test_an_error_in_a_game_stops_the_run_as_it_would_locally(
 
 
 # Without a cluster: the seam, and the errors a user can meet.
+
+
+def test_a_run_stopped_on_the_cluster_goes_on_there_from_its_checkpoint(
+    cluster: Cluster, tmp_path: Path
+) -> None:
+    # After the tests that kill workers and a node: stopping the run cancels its tasks by
+    # killing their worker processes, which would keep the victim node busy restarting them.
+    config = SimConfig("caged-rats", 2, {"single_deal": True}, ("heuristic", "random"), 300, seed=2)
+    local = simulate(config, workers=1)
+    checkpoint = RunCheckpoint.open(tmp_path / "run.ckpt", "simulate", [config])
+
+    def stop(k: int) -> None:
+        raise KeyboardInterrupt  # Ctrl-C as the first chunk comes in
+
+    with RayBackend(cluster.address) as backend, pytest.raises(KeyboardInterrupt):
+        simulate(
+            config,
+            backend=backend,
+            on_progress=stop,
+            checkpoint=lambda r: checkpoint.save(config, r),
+        )
+    again = RunCheckpoint.open(tmp_path / "run.ckpt", "simulate", [config])
+    start = again.start(config)
+    assert start is not None and start.games < config.games
+    done = start.games
+    played: list[int] = []
+    with RayBackend(cluster.address) as backend:
+        resumed = simulate(config, backend=backend, start=start, on_progress=played.append)
+    assert sum(played) == config.games - done
+    assert _figures(resumed) == _figures(local)
+    assert resumed.first_shares == local.first_shares
 
 
 class TwiceOutOfOrder:
