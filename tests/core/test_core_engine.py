@@ -238,3 +238,34 @@ def test_bot_attributes_are_in_the_order_they_were_set() -> None:
         heuristic = make_bot(game, "heuristic")
         assert [n for n, _ in bot_attributes(heuristic)][:3] == ["game", "rng", "settings"]
         assert "name" not in dict(bot_attributes(heuristic))
+
+
+def test_states_and_bots_pickle_and_play_on_the_same() -> None:
+    """The server's search bots think in worker processes, where states and bots go pickled:
+    each comes back equal and plays the same move (with the compiled build too, whose classes
+    are rebuilt through their constructors)."""
+    import pickle
+
+    import ratgames
+    from ratgames.core.bots import SeatView
+
+    for gid, specs in [
+        ("caged-rats", ["ismcts:iterations=20", "heuristic"]),
+        ("rats", ["pimc:iterations=20", "heuristic"]),
+        ("rat-a-tat-cat", ["ismcts:iterations=20", "heuristic"]),
+        ("egyptian-ratscrew", ["heuristic"]),
+    ]:
+        game = ratgames.get_game(gid)
+        state = game.new_state(seed=4)
+        copy = pickle.loads(pickle.dumps(state))
+        assert copy.snapshot() == state.snapshot() and copy.record() == state.record()
+        seat = state.seats_to_act()[0]
+        for spec in specs:
+            bot = make_bot(game, spec, seed=5)
+            bot.new_game(seat)
+            again = pickle.loads(pickle.dumps(bot))
+            assert type(again) is type(bot) and again.rng.state == bot.rng.state
+            assert again.describe() == bot.describe()
+            if not game.real_time:
+                mine = bot.act(SeatView(state.clone(), seat))
+                assert again.act(SeatView(copy.clone(), seat)) == mine

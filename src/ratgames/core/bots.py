@@ -105,6 +105,14 @@ class Bot:
         self.rng = Rng(seed)
         self.settings = params
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # A compiled bot's __new__ runs __init__, so it is pickled as its class, game and
+        # settings, rebuilt through its constructor, with every attribute then set as it was
+        # (the server thinks in worker processes).  A bot of the Python modules pickles as usual.
+        if hasattr(self, "__dict__"):
+            return object.__reduce_ex__(self, protocol)
+        return (_rebuilt_bot, (type(self), self.game, dict(self.settings), bot_attributes(self)))
+
     def new_game(self, seat: int) -> None:
         """Called before a game starts; stateful bots reset here."""
 
@@ -147,6 +155,16 @@ class RandomBot(Bot):
 
 
 @mypyc_attr(native_class=False)  # a plain Python class even when compiled
+def _rebuilt_bot(
+    cls: type[Bot], game: Game, settings: dict[str, Any], attributes: list[tuple[str, Any]]
+) -> Bot:
+    """A pickled compiled bot rebuilt (see :meth:`Bot.__reduce_ex__`)."""
+    bot = cls(game, 0, **settings)
+    for name, value in attributes:
+        setattr(bot, name, value)
+    return bot
+
+
 def bot_attributes(bot: Bot) -> list[tuple[str, Any]]:
     """A bot's attributes as (name, value), in the order they were first set (``vars(bot)``).
 

@@ -69,6 +69,11 @@ class Chance:
         c.pos = self.pos
         return c
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as what it is made of, rebuilt through the constructor (as the compiled class
+        # must be: its __new__ runs __init__).
+        return (_chance_at, (self.rng.state, self.script, self.pos))
+
     def _scripted(self, what: str) -> Any | None:
         if self.pos >= len(self.script):
             return None
@@ -107,6 +112,13 @@ class Chance:
         if not isinstance(outcome, int) or not 0 <= outcome < n:
             raise RecordError(f"chance outcome {self.pos} of the record ({what}) is out of range")
         return outcome
+
+
+def _chance_at(state: int, script: tuple[tuple[str, Any], ...], pos: int) -> Chance:
+    """A pickled :class:`Chance` rebuilt."""
+    c = Chance(state, script)
+    c.pos = pos
+    return c
 
 
 @mypyc_attr(native_class=False)  # a plain Python class even when compiled

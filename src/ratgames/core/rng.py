@@ -135,6 +135,10 @@ class Rng:
         """An independent copy that continues the same stream."""
         return Rng(self.state)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its state, rebuilt through the constructor (as the compiled class must be).
+        return (Rng, (self.state,))
+
 
 def shuffle_reference(rng: Rng, items: MutableSequence[T]) -> None:
     """The plain loop :meth:`Rng.shuffle` is exactly equal to (kept to test it against)."""
