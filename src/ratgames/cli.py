@@ -260,10 +260,9 @@ def _compile_hint(backend: str, seconds: float) -> None:
     (the build is made on this machine, so not after a run on a cluster)."""
     from . import compiled
 
-    mode = os.environ.get("RATGAMES_COMPILED", "").strip().lower()
     if backend != "local" or seconds < COMPILE_HINT_SECONDS or compiled.active is not None:
         return
-    if mode in ("off", "0", "no", "false"):
+    if compiled.turned_off():
         return
     err.print(
         "Tip: the compiled engine plays these games about twice as fast; build it once with "

@@ -142,14 +142,22 @@ def _read_manifest(folder: Path) -> dict[str, Path] | None:
     return paths
 
 
+def _mode() -> str:
+    return os.environ.get("RATGAMES_COMPILED", "").strip().lower()
+
+
+def turned_off() -> bool:
+    """Whether ``RATGAMES_COMPILED`` says never to use a build."""
+    return _mode() in ("off", "0", "no", "false")
+
+
 def activate() -> bool:
     """Use the build that matches the sources, if there is one (see the module's doc); True if
     one is used.  Called by ``import ratgames`` before any compiled module is imported."""
     global active
-    mode = os.environ.get("RATGAMES_COMPILED", "").strip().lower()
-    if mode in ("off", "0", "no", "false"):
+    if turned_off():
         return False
-    require = mode in ("require", "1", "yes", "true")
+    require = _mode() in ("require", "1", "yes", "true")
     root = cache_root()
     paths = None
     if root.is_dir() or require:
@@ -293,10 +301,9 @@ def clean() -> int:
 
 def status() -> str:
     """One line: whether a build is in use, or why not."""
-    mode = os.environ.get("RATGAMES_COMPILED", "").strip().lower()
     if active is not None:
         return f"compiled: {len(MODULES)} modules from {active}"
-    if mode in ("off", "0", "no", "false"):
+    if turned_off():
         return "not compiled: RATGAMES_COMPILED=off"
     folder = cache_root() / source_key()
     if _read_manifest(folder) is None:
