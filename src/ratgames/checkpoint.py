@@ -75,6 +75,8 @@ class RunCheckpoint:
         self.configs = list(configs)
         self._states: dict[int, dict[str, Any]] = {}
         """Saved states by the index of their run in ``configs``."""
+        self._read: dict[int, SimResult] = {}
+        """The runs read from the file, checked, to go on from (by the same index)."""
 
     @classmethod
     def open(
@@ -127,13 +129,22 @@ class RunCheckpoint:
                     f"the {config.games} asked: ask for {saved.games} or more"
                 )
             checkpoint._states[k] = run["state"]
+            checkpoint._read[k] = saved
         return checkpoint
 
     def start(self, config: SimConfig, keep_games: bool = False) -> SimResult | None:
-        """The saved result of ``config``'s run to go on from, or None to start it afresh."""
-        k = self._index(config)
-        state = self._states.get(k)
-        return None if state is None else SimResult.from_state(config, state, keep_games)
+        """The saved result of ``config``'s run to go on from (as read and checked when the file
+        was opened, handed out once: the run adds to it), or None to start it afresh."""
+        read = self._read.pop(self._index(config), None)
+        if read is None:
+            return None
+        if keep_games and read.summaries is None:
+            raise CheckpointError(
+                f"{self.path}: its run kept no game-by-game results, and this run keeps them"
+            )
+        if not keep_games:
+            read.summaries = None
+        return read
 
     def done(self, config: SimConfig) -> int:
         """How many games of ``config``'s run are saved."""
