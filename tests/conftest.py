@@ -2,16 +2,23 @@
 generic suite and the tool tests can run it beside the real games.
 
 It also gives the terminal (Textual Pilot) tests their one way to start the play app: the
-``play_table`` fixture."""
+``play_table`` fixture.
+
+With a compiled build in use, every compiled module is imported here, before pytest collects the
+doctests of ``src``: collecting a module not yet imported would load its Python file under the
+same name (``--import-mode=importlib`` imports by file), and a Python bot class beside the
+compiled core it was not built for fails in odd ways."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import TYPE_CHECKING
 
 import pytest
 
+from ratgames import compiled
 from ratgames.core import register_bot, register_game
 from ratgames.testing import HighCard, HighestBot, LowestBot
 
@@ -21,6 +28,10 @@ if TYPE_CHECKING:
     from ratgames.core.bots import Bot
     from ratgames.core.game import State
     from ratgames.tui.play import PlayApp
+
+if compiled.active is not None:
+    for _name in compiled.MODULES:
+        importlib.import_module(_name)
 
 register_game(HighCard.id, HighCard)
 register_bot("highest", HighestBot, "plays its highest card", HighCard.id)
