@@ -1,4 +1,5 @@
-"""The generator's stream never changes: the batched shuffle is the plain loop exactly."""
+"""The generator's stream never changes: the batched shuffle, and the single draws computed
+ahead in batches, are the plain loop exactly."""
 
 from __future__ import annotations
 
@@ -6,7 +7,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratgames.core.rng import Rng, shuffle_reference
+from ratgames.core.rng import AHEAD, Rng, shuffle_reference
+
+_MASK = (1 << 64) - 1
+
+
+class Plain:
+    """SplitMix64 one output at a time, as written in its paper: what :class:`Rng` must equal."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def next64(self) -> int:
+        self.state = s = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
 
 # The first outputs and shuffles of a few seeds, as the generator has always given them.
 KNOWN = {
@@ -56,3 +73,67 @@ def test_draws_after_a_shuffle_continue_the_stream() -> None:
         shuffle_reference(ref, list(range(n)))
         assert rng.randbelow(1000) == ref.randbelow(1000)
         assert rng.random() == ref.random()
+
+
+_DRAWS = st.lists(
+    st.one_of(
+        st.tuples(st.just("randbelow"), st.integers(min_value=1, max_value=2**40)),
+        st.tuples(st.just("random"), st.just(0)),
+        st.tuples(st.just("next64"), st.just(0)),
+        st.tuples(st.just("getrandbits"), st.integers(min_value=0, max_value=64)),
+        st.tuples(st.just("shuffle"), st.integers(min_value=0, max_value=60)),
+        st.tuples(st.just("state"), st.just(0)),
+        st.tuples(st.just("set state"), st.integers(min_value=0, max_value=2**64 - 1)),
+        st.tuples(st.just("clone"), st.just(0)),
+        st.tuples(st.just("many"), st.integers(min_value=1, max_value=3 * AHEAD)),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1), draws=_DRAWS)
+def test_every_draw_is_the_plain_stream(seed: int, draws: list[tuple[str, int]]) -> None:
+    """Any mix of draws, shuffles, clones and state reads or moves gives the outputs of the
+    plain generator, whatever is left over of the outputs computed ahead."""
+    rng, plain = Rng(seed), Plain(seed)
+    for what, n in draws:
+        if what == "randbelow":
+            assert rng.randbelow(n) == (plain.next64() * n) >> 64
+        elif what == "random":
+            assert rng.random() == (plain.next64() >> 11) / 2**53
+        elif what == "next64":
+            assert rng.next64() == plain.next64()
+        elif what == "getrandbits":
+            assert rng.getrandbits(n) == (plain.next64() >> (64 - n) if n else 0)
+        elif what == "shuffle":
+            a, b = list(range(n)), list(range(n))
+            rng.shuffle(a)
+            ref = Rng(plain.state)
+            shuffle_reference(ref, b)
+            plain.state = ref.state
+            assert a == b
+        elif what == "state":
+            assert rng.state == plain.state
+        elif what == "set state":
+            rng.state = plain.state = n
+        elif what == "clone":
+            copy = rng.clone()
+            assert copy.state == rng.state and copy.next64() == rng.next64() == plain.next64()
+        else:
+            assert [rng.randbelow(1000) for _ in range(n)] == [
+                (plain.next64() * 1000) >> 64 for _ in range(n)
+            ]
+        assert rng.state == plain.state
+
+
+def test_a_pickled_generator_goes_on_with_the_same_stream() -> None:
+    import pickle
+
+    rng = Rng(3)
+    rng.randbelow(10)  # some outputs are now computed ahead
+    copy = pickle.loads(pickle.dumps(rng))
+    assert copy.state == rng.state
+    assert [copy.randbelow(99) for _ in range(2 * AHEAD)] == [
+        rng.randbelow(99) for _ in range(2 * AHEAD)
+    ]

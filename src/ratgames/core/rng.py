@@ -14,7 +14,9 @@ engine and bots need, with the same names as :class:`random.Random`.
 ``state + k * gamma``, known in advance, so their mixing is done on all of them together, each in
 its own 128-bit lane of one Python integer (a handful of big-integer operations instead of a dozen
 small ones per output).  The outputs, and so the shuffles, are exactly those of the plain loop
-(:func:`shuffle_reference`).
+(:func:`shuffle_reference`).  The single draws (:meth:`Rng.randbelow`, :meth:`Rng.random`, ...)
+take their outputs the same way, :data:`AHEAD` at a time, and hand them out one by one: the
+stream is the same, and :attr:`Rng.state` counts only the outputs handed out.
 """
 
 from __future__ import annotations
@@ -35,17 +37,35 @@ T = TypeVar("T")
 _Plan = tuple[int, int, int, int, Callable[[bytes], tuple[Any, ...]], range, int]
 _PLANS: dict[int, _Plan] = {}
 
+AHEAD: Final = 32
+"""How many outputs a single draw computes at once when none are left over."""
+
+
+def _lanes(k: int) -> tuple[int, int, int]:
+    """The lane constants of ``k`` outputs: ones in each lane, ``(i + 1) * gamma`` in lane
+    ``i``, and the 64-bit mask of every lane."""
+    ones = sum(1 << (128 * i) for i in range(k))
+    ramp = sum(((i + 1) * _GAMMA) << (128 * i) for i in range(k))
+    return ones, ramp, _MASK * ones
+
+
+_A_ONES, _A_RAMP, _A_LANES = _lanes(AHEAD)
+# Each lane gives its whole 64-bit output, the last lane first: the outputs are then handed out
+# by popping them from the end of a list.
+_A_UNPACK: Final = struct.Struct(">" + "8xQ" * AHEAD).unpack
+_A_SIZE: Final = 16 * AHEAD
+_A_ADVANCE: Final = (AHEAD * _GAMMA) & _MASK
+
 
 def _plan(n: int) -> _Plan:
     """What a shuffle of ``n`` items needs, made once per length: ``k = n // 2`` outputs (each
     gives two swaps), the lane constants, the lanes' size in bytes, the unpacker of the outputs'
     32-bit halves, the positions swapped and the state's advance."""
     k = n // 2
-    ones = sum(1 << (128 * i) for i in range(k))
-    ramp = sum(((i + 1) * _GAMMA) << (128 * i) for i in range(k))
+    ones, ramp, lanes = _lanes(k)
     # Little-endian on every machine: each lane gives its low then its high 32 bits.
     unpack = struct.Struct("<" + "II8x" * k).unpack
-    plan = (ones, ramp, _MASK * ones, 16 * k, unpack, range(n - 1, 0, -1), k * _GAMMA)
+    plan = (ones, ramp, lanes, 16 * k, unpack, range(n - 1, 0, -1), k * _GAMMA)
     if n <= 1024:
         _PLANS[n] = plan
     return plan
@@ -54,17 +74,41 @@ def _plan(n: int) -> _Plan:
 class Rng:
     """SplitMix64: tiny, fast in pure Python, and stable forever."""
 
-    __slots__ = ("state",)
+    __slots__ = ("_ahead", "_end")
 
     def __init__(self, seed: int = 0) -> None:
-        self.state = seed & _MASK
+        # The state after the outputs computed so far, and those not yet handed out (the next
+        # one last).
+        self._end = seed & _MASK
+        self._ahead: list[int] = []
+
+    @property
+    def state(self) -> int:
+        """The SplitMix64 state: where the stream stands after the outputs handed out so far.
+        Setting it moves the generator there."""
+        return (self._end - len(self._ahead) * _GAMMA) & _MASK
+
+    @state.setter
+    def state(self, value: int) -> None:
+        self._end = value & _MASK
+        self._ahead = []
+
+    def _compute(self) -> int:
+        """The next output, with the :data:`AHEAD` - 1 after it computed and kept."""
+        s = self._end
+        z = (s * _A_ONES + _A_RAMP) & _A_LANES
+        z = ((z ^ (z >> 30)) & _A_LANES) * _MUL1 & _A_LANES
+        z = ((z ^ (z >> 27)) & _A_LANES) * _MUL2 & _A_LANES
+        z ^= z >> 31  # bits shifted in from the next lane land above bit 64, never read
+        ahead: list[int] = list(_A_UNPACK(z.to_bytes(_A_SIZE, "big")))
+        self._ahead = ahead
+        self._end = (s + _A_ADVANCE) & _MASK
+        return ahead.pop()
 
     def next64(self) -> int:
         """The next 64-bit output."""
-        self.state = s = (self.state + _GAMMA) & _MASK
-        z = ((s ^ (s >> 30)) * _MUL1) & _MASK
-        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
-        return z ^ (z >> 31)
+        ahead = self._ahead
+        return ahead.pop() if ahead else self._compute()
 
     def getrandbits(self, k: int) -> int:
         """A random integer of ``k`` bits (``k`` <= 64)."""
@@ -72,10 +116,8 @@ class Rng:
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (``n`` > 0)."""
-        self.state = s = (self.state + _GAMMA) & _MASK
-        z = ((s ^ (s >> 30)) * _MUL1) & _MASK
-        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
-        return ((z ^ (z >> 31)) * n) >> 64
+        ahead = self._ahead
+        return ((ahead.pop() if ahead else self._compute()) * n) >> 64
 
     def randrange(self, n: int) -> int:
         """Same as :meth:`randbelow`, named as in :mod:`random`."""
@@ -83,10 +125,8 @@ class Rng:
 
     def random(self) -> float:
         """A float in [0, 1)."""
-        self.state = s = (self.state + _GAMMA) & _MASK
-        z = ((s ^ (s >> 30)) * _MUL1) & _MASK
-        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
-        return ((z ^ (z >> 31)) >> 11) * _TWO53
+        ahead = self._ahead
+        return ((ahead.pop() if ahead else self._compute()) >> 11) * _TWO53
 
     def uniform(self, a: float, b: float) -> float:
         """A float between ``a`` and ``b``."""
@@ -110,7 +150,11 @@ class Rng:
             return
         plan = _PLANS.get(n) or _plan(n)
         ones, ramp, lanes, size, unpack, positions, advance = plan
-        state = self.state
+        state = self._end
+        if self._ahead:
+            # Outputs computed ahead and not handed out are dropped: the shuffle takes them.
+            state = (state - len(self._ahead) * _GAMMA) & _MASK
+            self._ahead = []
         # Lane i holds state + (i + 1) * gamma (below 2**69: no carry into the next lane), then
         # its SplitMix64 output; each product fits its 128-bit lane.
         z = (state * ones + ramp) & lanes
@@ -129,7 +173,7 @@ class Rng:
             for i, w in zip(positions, words, strict=False):
                 j = (w * (i + 1)) >> 32
                 items[i], items[j] = items[j], items[i]
-        self.state = (state + advance) & _MASK
+        self._end = (state + advance) & _MASK
 
     def clone(self) -> Rng:
         """An independent copy that continues the same stream."""

@@ -66,6 +66,12 @@ _new_tuple = tuple.__new__
 on every move)."""
 
 
+_BITS: Final = tuple(1 << c for c in range(54))
+"""``_BITS[card]``: the card's bit.  The sum of the bits of distinct cards is their mask, and
+``sum(map(_BITS.__getitem__, cards))`` adds them up in C (on the hot path only, where the cards
+are known to be distinct; :func:`_mask` takes any cards)."""
+
+
 def _mask(cards: tuple[int, ...] | list[int]) -> int:
     m = 0
     for c in cards:
@@ -435,9 +441,9 @@ class RatsState(State[RatsAction, Rats]):
         return logistic_shares(values, 1.0, self.alive)
 
     def legal_actions(self, seat: object) -> list[RatsAction]:
-        if type(seat) is not int or not 0 <= seat < self.game.players:
-            seat = self._check_seat(seat)
-        if self.over or seat != self.turn:
+        if type(seat) is not int or seat != self.turn or self.over:
+            # Not the seat to act (the seat to act is a seat, so only others need checking).
+            self._check_seat(seat)
             return []
         if self.trick:
             found = self._follows(self.hands[seat], self.hand_masks[seat])
@@ -507,6 +513,20 @@ class RatsState(State[RatsAction, Rats]):
         if bad is not None:
             raise InvalidNotation(bad)
         raise IllegalAction(self._problem(seat, action) or f"{action} is not allowed now")
+
+    def apply(self, seat: object, action: object, time: object = None) -> None:
+        # The checked apply of the public API, with its commonest case first: the very action
+        # object just listed by legal_actions for the seat to act, played with no time.
+        cache = self._legal_cache
+        if time is None and cache is not None and seat.__class__ is int and seat == self.turn:
+            for listed in cache:
+                if listed is action:
+                    if self._recording:
+                        self._log = (("action", seat, listed, None), self._log)
+                    self._apply(self.turn, listed, None)
+                    return
+        # Anything else takes the full check (which names what is wrong).
+        super().apply(seat, action, time)  # type: ignore[arg-type]
 
     def why_illegal(self, seat: object, action: Action) -> str:
         seat = self._check_seat(seat)
@@ -648,7 +668,7 @@ class RatsState(State[RatsAction, Rats]):
             i = hand.index(c)
             hands[seat] = hand[:i] + hand[i + 1 :]
         else:
-            m = _mask(cards)
+            m = sum(map(_BITS.__getitem__, cards))
             rest = list(hand)
             for card in cards:
                 rest.remove(card)
@@ -789,35 +809,48 @@ class RatsState(State[RatsAction, Rats]):
             self.reserves[winner] |= self.stock
             self.stock = 0
             self.stock_taker = stock_to = winner
+        reserves = self.reserves
+        is_alive = self.alive
         newly_out = []
+        alive = []
+        size = self.initial_size
         for p in range(n):
-            if self.alive[p] and not self.reserves[p]:
-                self.alive[p] = False
-                self.out_round[p] = self.round
-                newly_out.append(p)
-        alive = [p for p in range(n) if self.alive[p]]
+            if is_alive[p]:
+                held = reserves[p].bit_count()
+                if held:
+                    alive.append(p)
+                    if held < size:
+                        size = held
+                else:
+                    is_alive[p] = False
+                    self.out_round[p] = self.round
+                    newly_out.append(p)
+        self.n_events += 1
         if len(alive) <= 1 or self.round >= game.options["max_rounds"]:
             self.cap_fired = len(alive) > 1
             self.over = True
-            self.n_events += 1
-            self.history = RoundNote(self.round, stock_to, tuple(newly_out), 0, self.history)
+            self.history = _new_tuple(
+                RoundNote, (self.round, stock_to, tuple(newly_out), 0, self.history)
+            )
             return
-        size = min(self.initial_size, min(self.reserves[p].bit_count() for p in alive))
-        self.n_events += 1
-        self.history = RoundNote(self.round, stock_to, tuple(newly_out), size, self.history)
+        self.history = _new_tuple(
+            RoundNote, (self.round, stock_to, tuple(newly_out), size, self.history)
+        )
         if self._scoring_only:
             # A play-out that stops here and is only scored: the stage moves on, no hands are
             # dealt (the cards stay in the reserves, where the score counts them too).
             self.round += 1
             return
+        bits = _BITS
         for p in alive:
-            cards = _cards_of(self.reserves[p])
+            cards = _cards_of(reserves[p])
             if len(cards) > size:
                 self._shuffle(cards, "reserve")
-            hand = sorted(cards[:size])
-            self.hands[p] = tuple(hand)
-            m = self.hand_masks[p] = _mask(hand)
-            self.reserves[p] &= ~m
+                del cards[size:]
+                cards.sort()
+            self.hands[p] = tuple(cards)
+            m = self.hand_masks[p] = sum(map(bits.__getitem__, cards))
+            reserves[p] ^= m
         self.hand_size = size
         self.round += 1
         self.trick_count = 0
