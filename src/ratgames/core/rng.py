@@ -38,7 +38,12 @@ _Plan = tuple[int, int, int, int, Callable[[bytes], tuple[Any, ...]], range, int
 _PLANS: dict[int, _Plan] = {}
 
 AHEAD: Final = 32
-"""How many outputs a single draw computes at once when none are left over."""
+"""The most outputs a single draw computes at once.  After a shuffle (or a new or moved state)
+the first :data:`SINGLY` draws compute their output alone, as most generators in search draw a
+few numbers between shuffles; then 8 are computed at once, then 16, then this many."""
+SINGLY: Final = 4
+"""How many draws after a shuffle compute their output alone (see :data:`AHEAD`)."""
+_FIRST_BATCH: Final = 8
 
 
 def _lanes(k: int) -> tuple[int, int, int]:
@@ -49,12 +54,22 @@ def _lanes(k: int) -> tuple[int, int, int]:
     return ones, ramp, _MASK * ones
 
 
-_A_ONES, _A_RAMP, _A_LANES = _lanes(AHEAD)
-# Each lane gives its whole 64-bit output, the last lane first: the outputs are then handed out
-# by popping them from the end of a list.
-_A_UNPACK: Final = struct.Struct(">" + "8xQ" * AHEAD).unpack
-_A_SIZE: Final = 16 * AHEAD
-_A_ADVANCE: Final = (AHEAD * _GAMMA) & _MASK
+_Batch = tuple[int, int, int, int, Callable[[bytes], tuple[Any, ...]], int]
+
+
+def _batch(k: int) -> _Batch:
+    """What computing ``k`` single draws at once needs: the lane constants, the lanes' size in
+    bytes, the unpacker (each lane gives its whole 64-bit output, the last lane first, so that
+    the outputs are handed out by popping them off the end of a list) and the state's advance."""
+    ones, ramp, lanes = _lanes(k)
+    unpack = struct.Struct(">" + "8xQ" * k).unpack
+    return ones, ramp, lanes, 16 * k, unpack, (k * _GAMMA) & _MASK
+
+
+_BATCHES: Final = {k: _batch(k) for k in (8, 16, 32)}
+_NOTHING_AHEAD: Final[list[int]] = []
+"""The empty list of a generator with no outputs computed ahead, shared (it is never popped: a
+refill replaces it), so that making a generator allocates nothing more."""
 
 
 def _plan(n: int) -> _Plan:
@@ -74,13 +89,14 @@ def _plan(n: int) -> _Plan:
 class Rng:
     """SplitMix64: tiny, fast in pure Python, and stable forever."""
 
-    __slots__ = ("_ahead", "_end")
+    __slots__ = ("_ahead", "_end", "_grow")
 
     def __init__(self, seed: int = 0) -> None:
-        # The state after the outputs computed so far, and those not yet handed out (the next
-        # one last).
+        # The state after the outputs computed so far, those not yet handed out (the next one
+        # last), and how many the next computation makes (below _FIRST_BATCH: one, counting up).
         self._end = seed & _MASK
-        self._ahead: list[int] = []
+        self._ahead: list[int] = _NOTHING_AHEAD
+        self._grow = _FIRST_BATCH - SINGLY
 
     @property
     def state(self) -> int:
@@ -91,24 +107,38 @@ class Rng:
     @state.setter
     def state(self, value: int) -> None:
         self._end = value & _MASK
-        self._ahead = []
+        self._ahead = _NOTHING_AHEAD
+        self._grow = _FIRST_BATCH - SINGLY
 
     def _compute(self) -> int:
-        """The next output, with the :data:`AHEAD` - 1 after it computed and kept."""
+        """The next output, computed with the next ones after it (kept to hand out); the draws
+        call it once they are past computing their outputs alone."""
+        k = self._grow
         s = self._end
-        z = (s * _A_ONES + _A_RAMP) & _A_LANES
-        z = ((z ^ (z >> 30)) & _A_LANES) * _MUL1 & _A_LANES
-        z = ((z ^ (z >> 27)) & _A_LANES) * _MUL2 & _A_LANES
+        ones, ramp, lanes, size, unpack, advance = _BATCHES[k]
+        z = (s * ones + ramp) & lanes
+        z = ((z ^ (z >> 30)) & lanes) * _MUL1 & lanes
+        z = ((z ^ (z >> 27)) & lanes) * _MUL2 & lanes
         z ^= z >> 31  # bits shifted in from the next lane land above bit 64, never read
-        ahead: list[int] = list(_A_UNPACK(z.to_bytes(_A_SIZE, "big")))
+        ahead: list[int] = list(unpack(z.to_bytes(size, "big")))
         self._ahead = ahead
-        self._end = (s + _A_ADVANCE) & _MASK
+        self._end = (s + advance) & _MASK
+        if k < AHEAD:
+            self._grow = k + k
         return ahead.pop()
 
     def next64(self) -> int:
         """The next 64-bit output."""
         ahead = self._ahead
-        return ahead.pop() if ahead else self._compute()
+        if ahead:
+            return ahead.pop()
+        if self._grow >= _FIRST_BATCH:
+            return self._compute()
+        self._grow += 1
+        self._end = s = (self._end + _GAMMA) & _MASK
+        z = ((s ^ (s >> 30)) * _MUL1) & _MASK
+        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
+        return z ^ (z >> 31)
 
     def getrandbits(self, k: int) -> int:
         """A random integer of ``k`` bits (``k`` <= 64)."""
@@ -117,7 +147,16 @@ class Rng:
     def randbelow(self, n: int) -> int:
         """A uniform integer in ``range(n)`` (``n`` > 0)."""
         ahead = self._ahead
-        return ((ahead.pop() if ahead else self._compute()) * n) >> 64
+        if ahead:
+            return (ahead.pop() * n) >> 64
+        if self._grow >= _FIRST_BATCH:
+            return (self._compute() * n) >> 64
+        # One output alone (written out in each draw: this is the hot path).
+        self._grow += 1
+        self._end = s = (self._end + _GAMMA) & _MASK
+        z = ((s ^ (s >> 30)) * _MUL1) & _MASK
+        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
+        return ((z ^ (z >> 31)) * n) >> 64
 
     def randrange(self, n: int) -> int:
         """Same as :meth:`randbelow`, named as in :mod:`random`."""
@@ -126,7 +165,15 @@ class Rng:
     def random(self) -> float:
         """A float in [0, 1)."""
         ahead = self._ahead
-        return ((ahead.pop() if ahead else self._compute()) >> 11) * _TWO53
+        if ahead:
+            return (ahead.pop() >> 11) * _TWO53
+        if self._grow >= _FIRST_BATCH:
+            return (self._compute() >> 11) * _TWO53
+        self._grow += 1
+        self._end = s = (self._end + _GAMMA) & _MASK
+        z = ((s ^ (s >> 30)) * _MUL1) & _MASK
+        z = ((z ^ (z >> 27)) * _MUL2) & _MASK
+        return ((z ^ (z >> 31)) >> 11) * _TWO53
 
     def uniform(self, a: float, b: float) -> float:
         """A float between ``a`` and ``b``."""
@@ -154,7 +201,8 @@ class Rng:
         if self._ahead:
             # Outputs computed ahead and not handed out are dropped: the shuffle takes them.
             state = (state - len(self._ahead) * _GAMMA) & _MASK
-            self._ahead = []
+            self._ahead = _NOTHING_AHEAD
+        self._grow = _FIRST_BATCH - SINGLY
         # Lane i holds state + (i + 1) * gamma (below 2**69: no carry into the next lane), then
         # its SplitMix64 output; each product fits its 128-bit lane.
         z = (state * ones + ramp) & lanes
