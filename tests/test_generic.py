@@ -459,6 +459,9 @@ def test_corrupt_record_files_raise_record_error(tmp_path: Path) -> None:
         path.write_bytes(blob)
         with pytest.raises(RecordError):
             ratgames.replay(path)
+    # A text that is neither JSON nor a name the system can open (a NUL in it).
+    with pytest.raises(RecordError, match=r"cannot read record '\\x00': embedded null byte"):
+        ratgames.replay("\x00")
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)

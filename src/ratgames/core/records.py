@@ -129,6 +129,8 @@ def load_record(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
                 raise RecordError(
                     f"record {path} is not UTF-8 text (byte {exc.start} cannot be read)"
                 ) from None
+            except ValueError as exc:  # a name the system cannot take, such as one with a NUL
+                raise RecordError(f"cannot read record {text!r}: {exc}") from None
         data = _parse_json(text)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError("this is not a ratgames game record (no 'format': 'ratgames-record')")
