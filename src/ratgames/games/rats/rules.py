@@ -1,11 +1,10 @@
 """Rats, the trick-taking game: multi-tricks, shrinking hands, the last player with cards wins.
 
 The rules in the project's own words are in :meth:`Rats.rules`.  A state keeps each hand as a
-sorted tuple of card ints and each reserve as a bit mask (the order of a reserve never matters:
-it is shuffled before anyone draws from it), so states are cheap to clone and compare.  Each
-hand is also kept as a bit mask (``hand_masks``, updated with the hand wherever it changes):
-move generation reads its plays from tables keyed by parts of that mask (see
-:mod:`ratgames.games.rats.combos`).
+bit mask of card ints (``hand_masks``; :attr:`RatsState.hands` lists them as sorted tuples)
+and each reserve as a bit mask too (the order of a reserve never matters: it is shuffled before
+anyone draws from it), so states are cheap to clone and compare.  Move generation reads its plays
+from tables keyed by parts of a hand's mask (see :mod:`ratgames.games.rats.combos`).
 """
 
 from __future__ import annotations
@@ -268,7 +267,6 @@ class RatsState(State[RatsAction, Rats]):
         "dealer",
         "hand_masks",
         "hand_size",
-        "hands",
         "history",
         "initial_hands",
         "initial_size",
@@ -305,7 +303,6 @@ class RatsState(State[RatsAction, Rats]):
     n_events: int
     hand_masks: list[int]
     hand_size: int
-    hands: list[tuple[int, ...]]
     initial_hands: tuple[tuple[int, ...], ...]
     initial_size: int
     dealer: int
@@ -342,7 +339,6 @@ class RatsState(State[RatsAction, Rats]):
         s.initial_hands = tuple(tuple(h) for h in hands)
         s.initial_size = len(hands[0])
         s.hand_size = s.initial_size
-        s.hands = [tuple(h) for h in hands]
         s.hand_masks = [_mask(h) for h in hands]
         s.reserves = [0] * n
         s.stock = _mask(stock)
@@ -385,7 +381,6 @@ class RatsState(State[RatsAction, Rats]):
         c.initial_hands = self.initial_hands
         c.initial_size = self.initial_size
         c.hand_size = self.hand_size
-        c.hands = self.hands[:]
         c.hand_masks = self.hand_masks[:]
         c.reserves = self.reserves[:]
         c.stock = self.stock
@@ -417,6 +412,12 @@ class RatsState(State[RatsAction, Rats]):
         c.pending = self.pending
         return c
 
+    @property
+    def hands(self) -> list[tuple[int, ...]]:
+        """Each seat's hand as a sorted tuple of cards (read from ``hand_masks``, which the
+        state keeps)."""
+        return [tuple(_cards_of(m)) for m in self.hand_masks]
+
     def seats_to_act(self) -> list[int]:
         return [] if self.over else [self.turn]
 
@@ -446,17 +447,18 @@ class RatsState(State[RatsAction, Rats]):
             self._check_seat(seat)
             return []
         if self.trick:
-            found = self._follows(self.hands[seat], self.hand_masks[seat])
+            found = self._follows(self.hand_masks[seat])
         else:
             found = leads_of_mask(self.hand_masks[seat])
         self._legal_cache = tuple(found)
         return found
 
-    def _follows(self, hand: tuple[int, ...], mask: int) -> list[RatsAction]:
+    def _follows(self, mask: int) -> list[RatsAction]:
         n = self.trick_n
         pending = self.pending
         if pending:
             # A discard under way goes on in card order, so each set of cards is one path.
+            hand = _cards_of(mask)
             room = len(hand) - (n - len(pending))
             if room < 0:
                 return []
@@ -466,7 +468,7 @@ class RatsState(State[RatsAction, Rats]):
             led = self.suit_led
             if led == -1:
                 # Only jokers so far: any natural card beats them and names the suit led.
-                return [SINGLES[c] if c < 52 else DISCARD1[c] for c in hand]
+                return [SINGLES[c] if c < 52 else DISCARD1[c] for c in _cards_of(mask)]
             return discards_of_mask(mask, BEAT_SINGLES[mask & _SUIT_ABOVE[led][self.best]])
         if kind == SET:
             sets = SET_FOLLOWS[n]
@@ -480,7 +482,8 @@ class RatsState(State[RatsAction, Rats]):
             beats = [x for key in SEQ_SUIT_KEYS for x in runs[seq & key] if x[0] > best]
             beats.sort()
             out = [a for _, a in beats]
-        out += [DISCARD1[c] for c in hand[: len(hand) - n + 1]]
+        # Discards: the lowest cards (jokers last), enough to be the start of one.
+        out += discards_of_mask(mask)[: mask.bit_count() - n + 1]
         return out
 
     def is_legal(self, seat: object, action: Action) -> bool:
@@ -547,7 +550,7 @@ class RatsState(State[RatsAction, Rats]):
                 f"waiting for {self.game.seat_name(self.turn)}"
             )
         kind, cards = action
-        hand = self.hands[seat]
+        hand = tuple(_cards_of(self.hand_masks[seat]))
         n = len(cards)
         for c in cards:
             if c not in hand:
@@ -562,7 +565,7 @@ class RatsState(State[RatsAction, Rats]):
             return (
                 f"you have begun a discard ({' '.join(_texts(self.pending))}): discard "
                 f"{need - len(self.pending)} more card(s), one at a time, e.g. 'discard "
-                f"{card_text(self._follows(hand, self.hand_masks[seat])[0].cards[0])}'"
+                f"{card_text(self._follows(self.hand_masks[seat])[0].cards[0])}'"
             )
         if n != need:
             return (
@@ -660,19 +663,7 @@ class RatsState(State[RatsAction, Rats]):
         self._legal_cache = None
         # The cards go from the hand to the trick.
         cards = action.cards
-        hands = self.hands
-        hand = hands[seat]
-        if len(cards) == 1:
-            c = cards[0]
-            m = 1 << c
-            i = hand.index(c)
-            hands[seat] = hand[:i] + hand[i + 1 :]
-        else:
-            m = sum(map(_BITS.__getitem__, cards))
-            rest = list(hand)
-            for card in cards:
-                rest.remove(card)
-            hands[seat] = tuple(rest)
+        m = 1 << cards[0] if len(cards) == 1 else sum(map(_BITS.__getitem__, cards))
         self.hand_masks[seat] ^= m
         known = self.known
         if known[seat] & m:
@@ -720,7 +711,7 @@ class RatsState(State[RatsAction, Rats]):
                 break
             seat = self.turn
             if self.trick:
-                found = self._follows(self.hands[seat], self.hand_masks[seat])
+                found = self._follows(self.hand_masks[seat])
             else:
                 found = leads_of_mask(self.hand_masks[seat])
             self._apply(seat, found[rng.randbelow(len(found))], None)
@@ -847,8 +838,6 @@ class RatsState(State[RatsAction, Rats]):
             if len(cards) > size:
                 self._shuffle(cards, "reserve")
                 del cards[size:]
-                cards.sort()
-            self.hands[p] = tuple(cards)
             m = self.hand_masks[p] = sum(map(bits.__getitem__, cards))
             reserves[p] ^= m
         self.hand_size = size
@@ -862,7 +851,7 @@ class RatsState(State[RatsAction, Rats]):
         if not self.over:
             return None
         n = self.game.players
-        held = [len(self.hands[p]) + self.reserves[p].bit_count() for p in range(n)]
+        held = [(self.hand_masks[p] | self.reserves[p]).bit_count() for p in range(n)]
         alive = [p for p in range(n) if self.alive[p]]
         if len(alive) == 1:
             winners: tuple[int, ...] = (alive[0],)
@@ -927,7 +916,7 @@ class RatsState(State[RatsAction, Rats]):
             "trick_number": self.trick_count + 1,
             "leader": self.leader,
             "to_act": self.seats_to_act(),
-            "hand_sizes": [len(h) for h in self.hands],
+            "hand_sizes": [m.bit_count() for m in self.hand_masks],
             "reserve_sizes": [r.bit_count() for r in self.reserves],
             "out": [not a for a in self.alive],
             "out_round": [r or None for r in self.out_round],
@@ -1010,7 +999,7 @@ class RatsState(State[RatsAction, Rats]):
         seat = self._check_seat(seat)
         obs = self._public(events)
         obs["seat"] = seat
-        obs["hand"] = _texts(self.hands[seat])
+        obs["hand"] = _texts(_cards_of(self.hand_masks[seat]))
         known = self.reserves[seat] & self.known[seat]
         obs["reserve_known"] = _texts(_cards_of(known))
         obs["reserve_unknown"] = (self.reserves[seat] & ~known).bit_count()
@@ -1068,7 +1057,7 @@ class RatsState(State[RatsAction, Rats]):
                 continue
             holding = known[p] | extras[p]
             fixed = self.known_hand[p]
-            slots = len(self.hands[p]) - fixed.bit_count()
+            slots = self.hand_masks[p].bit_count() - fixed.bit_count()
             # The hand comes from what the seat held at the start of the round; cards won in
             # this round are known to be in the reserve.
             free = holding & ~self.won_round[p] & ~fixed
@@ -1078,7 +1067,6 @@ class RatsState(State[RatsAction, Rats]):
                 free_cards = _cards_of(free)
                 rng.shuffle(free_cards)
                 m = fixed | _mask(free_cards[:slots])
-            s.hands[p] = tuple(_cards_of(m))
             s.hand_masks[p] = m
             s.reserves[p] = holding & ~m
         return s
@@ -1105,7 +1093,7 @@ class RatsState(State[RatsAction, Rats]):
         known = self.known[turn] & ~self.won_round[turn] & ~self.known_hand[turn]
         known_above = (known & above).bit_count()
         known_below = known.bit_count() - known_above
-        slots = len(self.hands[turn]) - self.known_hand[turn].bit_count()
+        slots = self.hand_masks[turn].bit_count() - self.known_hand[turn].bit_count()
         high = [c for c in cards if above >> c & 1]
         low = [c for c in cards if not above >> c & 1]
         choices = range(max(0, count - len(low)), min(len(high), count) + 1)
@@ -1147,7 +1135,7 @@ class RatsState(State[RatsAction, Rats]):
             "turn": self.turn,
             "over": self.over,
             "cap_fired": self.cap_fired,
-            "hands": [_texts(h) for h in self.hands],
+            "hands": [_texts(_cards_of(m)) for m in self.hand_masks],
             "reserves": [_texts(_cards_of(r)) for r in self.reserves],
             "stock": _texts(_cards_of(self.stock)),
             "stock_taker": self.stock_taker,
@@ -1192,8 +1180,8 @@ class RatsState(State[RatsAction, Rats]):
 
     def cards(self) -> list[int]:
         out: list[int] = []
-        for h in self.hands:
-            out.extend(h)
+        for m in self.hand_masks:
+            out.extend(_cards_of(m))
         for r in self.reserves:
             out.extend(_cards_of(r))
         out.extend(_cards_of(self.stock))
@@ -1215,7 +1203,7 @@ _OBSERVATION_PARTS.update(
     {
         "seat": lambda s, seat, events: seat,
         "round": lambda s, seat, events: s.round,
-        "hand": lambda s, seat, events: _texts(s.hands[seat]),
+        "hand": lambda s, seat, events: _texts(_cards_of(s.hand_masks[seat])),
         "out": lambda s, seat, events: [not a for a in s.alive],
         "trick": lambda s, seat, events: s._current_trick_json(),
         "played_this_round": lambda s, seat, events: _texts(_cards_of(s.round_seen | s.trick_mask)),
@@ -1853,7 +1841,6 @@ def _restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
     s.initial_hands = ()
     s.initial_size = initial_size
     s.hand_size = hand_size
-    s.hands = [tuple(sorted(h_)) for h_ in hands]
     s.hand_masks = hand_m
     s.reserves = res_m
     s.stock = stock_m
