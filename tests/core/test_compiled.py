@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -114,3 +115,23 @@ def test_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compiled.importlib.util, "find_spec", lambda name, *a: None)
     refused = runner.invoke(compile_group, ["build"])
     assert refused.exit_code == 1 and "not installed" in refused.output
+
+
+def test_the_doctests_of_the_compiled_modules_run_on_their_python_files() -> None:
+    """With a build in use, pytest finds no doctests in the compiled modules (the finder reads
+    Python functions and classes): they run here, in a process that uses the Python files."""
+    if compiled.active is None:
+        pytest.skip("no compiled build in use: pytest collects these doctests itself")
+    files = [str(compiled.PACKAGE / compiled._module_file(m)) for m in compiled.MODULES]
+    environ = {**os.environ, "RATGAMES_COMPILED": "off"}
+    options = ["-o", "addopts=", "-p", "no:cacheprovider", "--doctest-modules"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", *options, "--import-mode=importlib", *files],
+        env=environ,
+        cwd=compiled.PACKAGE.parents[1],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert re.search(r"\b\d+ passed", done.stdout), done.stdout[-2000:]
