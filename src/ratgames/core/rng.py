@@ -197,12 +197,9 @@ class Rng:
             return
         plan = _PLANS.get(n) or _plan(n)
         ones, ramp, lanes, size, unpack, positions, advance = plan
-        state = self._end
-        if self._ahead:
-            # Outputs computed ahead and not handed out are dropped: the shuffle takes them.
-            state = (state - len(self._ahead) * _GAMMA) & _MASK
-            self._ahead = _NOTHING_AHEAD
-        self._grow = _FIRST_BATCH - SINGLY
+        # Where the stream stands: outputs computed ahead and not handed out are dropped (the
+        # shuffle takes them), and setting the state at the end starts the single draws afresh.
+        state = self.state
         # Lane i holds state + (i + 1) * gamma (below 2**69: no carry into the next lane), then
         # its SplitMix64 output; each product fits its 128-bit lane.
         z = (state * ones + ramp) & lanes
@@ -221,7 +218,7 @@ class Rng:
             for i, w in zip(positions, words, strict=False):
                 j = (w * (i + 1)) >> 32
                 items[i], items[j] = items[j], items[i]
-        self._end = (state + advance) & _MASK
+        self.state = state + advance
 
     def clone(self) -> Rng:
         """An independent copy that continues the same stream."""
