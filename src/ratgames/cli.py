@@ -315,7 +315,8 @@ def games() -> None:
         title = f"{cls.title}\n[dim]{cls.summary}[/dim]"
         if cls.real_time:
             title += "\n[yellow]real time[/yellow]"
-        table.add_row(gid, title, f"{cls.min_players}-{cls.max_players}", opts)
+        low, high = cls.min_players, cls.max_players
+        table.add_row(gid, title, str(low) if low == high else f"{low}-{high}", opts)
     console.print(table)
     console.print("Rules: [bold]ratgames rules GAME[/bold]   Bots: [bold]ratgames bots GAME[/bold]")
 
@@ -594,22 +595,36 @@ def _resumed_app(game: str | None, which: str, folder: Path, no_record: bool, pa
 
 
 def _run_play(app_: Any) -> None:
-    """Run the play app; whatever happens, an unfinished game is saved, and said so."""
+    """Run the play app; whatever happens, an unfinished game is saved, and said so (unless
+    there is no terminal to play in: then nothing ran, and nothing is saved)."""
+    from .tui.base import NoTerminal
+
     try:
         app_.run()
-    finally:
-        path = app_.save_progress()
-        for saved in app_.saved:
-            if saved == path and not app_.state.is_over():
-                console.print(
-                    f"Game saved: {saved}\nTake it up again with: ratgames play --resume",
-                    highlight=False,
-                )
-            else:
-                console.print(f"Record saved: {saved}", highlight=False)
+    except NoTerminal:
+        raise
+    except BaseException:
+        _say_saved(app_)
+        raise
+    _say_saved(app_)
     code = app_.return_code or 0
     if code:
         raise SystemExit(code)
+
+
+def _say_saved(app_: Any) -> None:
+    """Save the game now, and say where (and, for an unfinished one, how to take it up)."""
+    from .tui.session import command
+
+    path = app_.save_progress()
+    for saved in app_.saved:
+        if saved == path and not app_.state.is_over():
+            console.print(
+                f"Game saved: {saved}\nTake it up again with: {command()} play --resume",
+                highlight=False,
+            )
+        else:
+            console.print(f"Record saved: {saved}", highlight=False)
 
 
 def _check_writable_file(path: Path, what: str) -> None:

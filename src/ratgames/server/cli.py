@@ -189,8 +189,14 @@ def upgrade(db: str | None) -> None:
 )
 @click.option("--game", default=None, help="Only the games of this id.")
 def export(db: str | None, out: Path, game: str | None) -> None:
-    """Write every finished game stored by the server as a record file (``ratgames replay``
-    reads them)."""
+    """Write every finished game stored by the server as a record file, one JSON file a game
+    ('ratgames replay FILE' steps through one).
+
+    \b
+    Examples:
+      ratgames export                            every game, into ./ratgames-export
+      ratgames export --game rats --out rats     only the games of Rats
+    """
     from ratgames.core.records import save_record
 
     engine = store.make_engine(store.database_url(db))

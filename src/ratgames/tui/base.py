@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -11,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
 from ratgames.cards import parse_card, pretty
+from ratgames.core.errors import RatgamesError
 
 if TYPE_CHECKING:
     from ratgames.core.game import Action, Game
@@ -160,6 +162,25 @@ class HandPanel(ObservingPanel):
         if card is not None:
             self.marked.symmetric_difference_update({card})
             self.refresh()
+
+
+class NoTerminal(RatgamesError):
+    """The terminal app was asked for where no terminal is (input or output redirected)."""
+
+
+def check_terminal(what: str, headless: bool = False, instead: str = "") -> None:
+    """Raise :class:`NoTerminal` unless standard input and output are a terminal (Textual would
+    wait for keys that never come); a headless run needs none.  ``instead`` ends the message
+    (what to do without a terminal)."""
+    if headless:
+        return
+    problem = ""
+    if not (sys.stdout is not None and sys.stdout.isatty()):
+        problem = "its output is not a terminal"
+    if not (sys.stdin is not None and sys.stdin.isatty()):
+        problem = "its input is not a terminal"
+    if problem:
+        raise NoTerminal(f"{what} needs a terminal to play in, and {problem}{instead}")
 
 
 def game_module(game: Game, name: str) -> ModuleType:

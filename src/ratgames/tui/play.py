@@ -42,7 +42,7 @@ from ratgames.core.errors import IllegalAction
 from ratgames.core.game import Action, Game, State
 from ratgames.core.records import save_record
 
-from .base import GamePanel, game_module
+from .base import GamePanel, check_terminal, game_module
 from .screens import (
     ConfirmQuit,
     HelpScreen,
@@ -52,7 +52,7 @@ from .screens import (
     ResultScreen,
     TextScreen,
 )
-from .session import record_stem, seat_entries
+from .session import command, record_stem, seat_entries
 
 PACES = (0.0, 0.15, 0.3, 0.6, 1.0, 1.5, 2.5)
 """The pauses a turn-based bot may take before its move, in seconds (``+``/``-`` step along)."""
@@ -152,6 +152,12 @@ class PlayApp(App[None]):
         self._setup(game, bots, seed, seat, names, state, seeds, clock, record_path)
 
     # --- set-up ---------------------------------------------------------------------------------
+
+    def run(self, *args: Any, **kwargs: Any) -> None:
+        """Run the app in the terminal; :class:`~ratgames.tui.base.NoTerminal` (and nothing run,
+        nothing saved) where input or output is not a terminal, as with ``< /dev/null``."""
+        check_terminal("ratgames play", bool(kwargs.get("headless")))
+        super().run(*args, **kwargs)
 
     def _setup(
         self,
@@ -703,7 +709,7 @@ class PlayApp(App[None]):
         self.say(f"{self.game.points_label.capitalize()}: {points}")
         path = self.save_progress()
         if path is not None:
-            self.say(f"Record saved to {path}  (ratgames replay {path})")
+            self.say(f"Record saved to {path}  ({command()} replay {path})")
         self.update_status()
         self.call_later(self.show_result)
 

@@ -13,7 +13,8 @@ from textual.widgets import Footer, Header, Static
 from ratgames.core.game import State
 from ratgames.core.records import load_record, replay
 
-from .base import render_view
+from .base import check_terminal, render_view
+from .session import command
 
 
 def replay_frames(record: dict[str, Any]) -> tuple[list[State], list[tuple[int, str]]]:
@@ -51,8 +52,8 @@ def frame_text(
         tail = f"\n\nGame over ({outcome.reason}); winner: {winners}."
     elif index == len(frames) - 1:
         tail = (
-            "\n\nThe game was left unfinished here: 'ratgames play --resume RECORD' takes it "
-            "up again."
+            f"\n\nThe game was left unfinished here: '{command()} play --resume RECORD' takes "
+            "it up again."
         )
     return f"{head}\n\n{body}{tail}"
 
@@ -83,6 +84,14 @@ class ReplayApp(App[None]):
         game = self.frames[0].game
         who = game.seat_name(seat) if seat is not None else "a spectator"
         self.sub_title = f"{game.title}, seen by {who}"
+
+    def run(self, *args: Any, **kwargs: Any) -> None:
+        """Run the viewer; :class:`~ratgames.tui.base.NoTerminal` where input or output is not
+        a terminal ('ratgames replay --text' prints the steps instead)."""
+        check_terminal(
+            "the replay viewer", bool(kwargs.get("headless")), ": --text prints the steps"
+        )
+        super().run(*args, **kwargs)
 
     def compose(self) -> ComposeResult:
         yield Header()

@@ -18,6 +18,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
+from .session import command
+
 MODAL_CSS = """
 {name} {{ align: center middle; background: $background 60%; }}
 {name} > Vertical {{
@@ -45,7 +47,7 @@ class ConfirmQuit(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         if self.saved_to is not None:
             body = (
-                "The game will be saved, and 'ratgames play --resume' takes it up again "
+                f"The game will be saved, and '{command()} play --resume' takes it up again "
                 "exactly where you left it."
             )
         else:

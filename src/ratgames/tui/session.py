@@ -344,6 +344,29 @@ def _last_time(data: Mapping[str, Any]) -> float:
     return float(max(times)) if times else 0.0
 
 
+def command(env: Mapping[str, str] | None = None) -> str:
+    """How the user typed ``ratgames``, to print commands they can type again: ``ratgames``, or
+    ``uv run ratgames`` (``python3 -m uv run ratgames`` when uv was started through Python) when
+    ``uv run`` started it in a checkout of the project.
+
+    uv sets ``UV_RUN_RECURSION_DEPTH`` in what ``uv run`` starts and ``VIRTUAL_ENV`` to the
+    environment it uses, which in a checkout lies beside ``pyproject.toml``; ``uv`` run as a
+    Python module also sets ``UV_INTERNAL__PARENT_INTERPRETER`` to that Python.
+
+    >>> command({})
+    'ratgames'
+    """
+    env = os.environ if env is None else env
+    venv = env.get("VIRTUAL_ENV")
+    if not env.get("UV_RUN_RECURSION_DEPTH") or not venv:
+        return "ratgames"
+    if not (Path(venv).parent / "pyproject.toml").is_file():
+        return "ratgames"  # uvx and the like: an environment of its own, not a checkout
+    python = env.get("UV_INTERNAL__PARENT_INTERPRETER")
+    uv = f"{Path(python).name} -m uv" if python else "uv"
+    return f"{uv} run ratgames"
+
+
 def default_record_dir() -> Path:
     """Where ``ratgames play`` saves records: $RATGAMES_HOME/records, or ~/.ratgames/records."""
     home = os.environ.get("RATGAMES_HOME")
