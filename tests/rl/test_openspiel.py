@@ -3,6 +3,7 @@ right game type, and resamples from a player's information state."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -120,3 +121,104 @@ def test_open_spiel_ismcts_plays_a_move() -> None:
     state = game.new_initial_state()
     _deal(state, random.Random(1))
     assert bot.step(state) in state.legal_actions()
+
+
+SIM_CASES = [
+    ("caged-rats", 2, {"single_deal": True}),
+    ("rats", 3, {"jokers": 2, "max_rounds": 3}),
+    ("rat-a-tat-cat", 4, {"mode": "rounds=2"}),
+    ("egyptian-ratscrew", 3, {}),
+]
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), SIM_CASES)
+def test_open_spiel_games_sim_test(game_id: str, players: int, options: dict[str, Any]) -> None:
+    """OpenSpiel's own games_sim_test simulation: pickling of the game, its type and states,
+    serialize/deserialize and clones along a random game."""
+    from open_spiel.python.tests import games_sim_test
+
+    np.random.seed(7)  # sim_game draws its moves from numpy's global generator
+    case = games_sim_test.GamesSimTest("test_pig")
+    case.sim_game(load(game_id, players, **options))
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), SIM_CASES)
+def test_games_and_states_pickle(game_id: str, players: int, options: dict[str, Any]) -> None:
+    game = load(game_id, players, **options)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and type(again) is type(game)
+    assert again.max_game_length() == game.max_game_length()
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        _random_step(state, rng)
+    copy = pickle.loads(pickle.dumps(state))
+    assert str(copy) == str(state) and copy.history() == state.history()
+    same_game, same_state = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state)
+    )
+    assert str(same_game) == str(game) and str(same_state) == str(state)
+    # The copies play on as the original does.
+    for other in (copy, same_state):
+        a, b = random.Random(9), random.Random(9)
+        s1, s2 = state.clone(), other
+        while not s1.is_terminal():
+            _random_step(s1, a)
+            _random_step(s2, b)
+        assert str(s1) == str(s2) and s1.returns() == s2.returns()
+
+
+def _random_step(state: Any, rng: random.Random) -> None:
+    if state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(rng.choices(outcomes, probs)[0])
+    elif state.is_simultaneous_node():
+        players = range(state.num_players())
+        state.apply_actions([rng.choice(state.legal_actions(p)) for p in players])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "options", "bound"),
+    [
+        ("caged-rats", 2, {"single_deal": True}, 66),
+        ("caged-rats", 2, {"max_deals": 3}, 3 * 66),
+        ("rats", 3, {"max_rounds": 2}, 2 * 52),
+        ("rats", 2, {"jokers": 2, "max_rounds": 3}, 3 * 54),
+        ("rat-a-tat-cat", 2, {"turn_cap": 4, "round_cap": 2}, 27 * 5 * 2),
+        ("rat-a-tat-cat", 5, {"mode": "round", "turn_cap": 6}, 27 * 10),
+        ("egyptian-ratscrew", 2, {}, 50_000),
+    ],
+)
+def test_max_game_length_is_a_real_bound(
+    game_id: str, players: int, options: dict[str, Any], bound: int
+) -> None:
+    """The bound follows from the rules and caps (ratgames.rl.bounds), and no random game goes
+    past it (decisions counted as OpenSpiel counts them: chance steps apart, a tick one)."""
+    game = load(game_id, players, **options)
+    assert game.max_game_length() == bound
+    rng = random.Random(11)
+    games = 3 if game_id == "egyptian-ratscrew" else 25
+    longest = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            decisions += not state.is_chance_node()
+            _random_step(state, rng)
+        assert state.move_number() >= decisions
+        longest = max(longest, decisions)
+    assert 0 < longest <= bound
+
+
+def test_max_ticks_bounds_egyptian_ratscrew() -> None:
+    game = pyspiel.load_game(short_name("egyptian-ratscrew"), {"max_ticks": 40})
+    assert game.max_game_length() == 40
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while not state.is_terminal():
+        _random_step(state, rng)
+    assert state.core.ticks_count == 40  # random play ends no game of 2 x 26 cards this soon

@@ -46,12 +46,12 @@ import ratgames
 from ratgames.core.game import Game, State
 from ratgames.core.rng import Rng
 
+from .bounds import max_decisions
 from .deals import DealPlan
 from .encoding import Encoder, EncodingError, encoder_for
 from .table import DEFAULT_TICK, Ticks, returns
 
 GAME_IDS = ("caged-rats", "rats", "rat-a-tat-cat", "egyptian-ratscrew")
-MAX_GAME_LENGTH = 10_000_000
 DEFAULT_MAX_TICKS = 50_000
 
 
@@ -141,9 +141,13 @@ class RatgamesGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=MAX_GAME_LENGTH,
+            max_game_length=max_decisions(self.rgame, self.max_ticks),
         )
         super().__init__(spec, info, params)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Loaded again by name and parameters, as OpenSpiel's own games are.
+        return (pyspiel.load_game, (short_name(self.game_id), dict(self.params_dict)))
 
     def new_initial_state(self) -> RatgamesState:
         return RatgamesState(self)
@@ -447,8 +451,35 @@ def _game_type(game_id: str) -> Any:
     )
 
 
+class CagedRatsGame(RatgamesGame):
+    """Caged Rats for OpenSpiel (``python_ratgames_caged_rats``)."""
+
+    game_id = "caged-rats"
+
+
+class RatsGame(RatgamesGame):
+    """Rats for OpenSpiel (``python_ratgames_rats``)."""
+
+    game_id = "rats"
+
+
+class RatATatCatGame(RatgamesGame):
+    """Rat-a-Tat Cat for OpenSpiel (``python_ratgames_rat_a_tat_cat``)."""
+
+    game_id = "rat-a-tat-cat"
+
+
+class EgyptianRatscrewGame(RatgamesGame):
+    """Egyptian Ratscrew for OpenSpiel (``python_ratgames_egyptian_ratscrew``)."""
+
+    game_id = "egyptian-ratscrew"
+
+
 _SPECS: dict[str, Any] = {}
-GAME_CLASSES: dict[str, type[RatgamesGame]] = {}
+GAME_CLASSES: dict[str, type[RatgamesGame]] = {
+    cls.game_id: cls for cls in (CagedRatsGame, RatsGame, RatATatCatGame, EgyptianRatscrewGame)
+}
+"""The game class of each game id (module-level classes, so games and states pickle)."""
 
 
 def register() -> None:
@@ -457,13 +488,7 @@ def register() -> None:
         if game_id in _SPECS:
             continue
         _SPECS[game_id] = _game_type(game_id)
-        cls = type(
-            "Game_" + game_id.replace("-", "_"),
-            (RatgamesGame,),
-            {"game_id": game_id, "__doc__": f"{game_id} for OpenSpiel."},
-        )
-        GAME_CLASSES[game_id] = cls
-        pyspiel.register_game(_SPECS[game_id], cls)
+        pyspiel.register_game(_SPECS[game_id], GAME_CLASSES[game_id])
 
 
 def load(game_id: str, players: int | None = None, **options: Any) -> Any:
