@@ -79,7 +79,24 @@ async def test_peek_shows_the_card_only_while_you_look_and_swap_is_typed(
         assert (hands[2], hands[6]) == ("0", "8")
         # With swap_look you see the card you received, until your next key.
         assert "[  ?  ] [  ?  ] [  0  ] [  ?  ]" in ui.panel_text()
-        assert "You swapped" not in ui.log()  # your own moves are not reported back
+        assert ui.log().splitlines()[-1] == "You swapped your slot 3 with Seat 2's slot 3"
+
+
+async def test_your_own_moves_are_in_the_log_before_the_answers(play_table: OpenTable) -> None:
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+    state = game.new_state(seed=1, deal=_deal([["1", "7", "8", "2"], ["3", "9", "9", "4"]], ["6"]))
+    async with play_table(state, [None, "heuristic"]) as ui:
+        await ui.pilot.press("d")
+        assert ui.log().splitlines()[-1] == "You drew a card from the draw pile: a 6"
+        await ui.pilot.press("2", "e")
+        for _ in range(40):
+            await ui.pilot.pause(0.05)
+            if ui.app.state.seats_to_act() == [0]:
+                break
+        lines = ui.log().splitlines()
+        mine = lines.index("You put the card in slot 2 and discarded the 7 from there")
+        assert lines[mine - 1] == "You drew a card from the draw pile: a 6"
+        assert any(line.startswith("Seat 2 ") for line in lines[mine + 1 :])
 
 
 async def test_memory_aid_keeps_seen_cards_visible(play_table: OpenTable) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import ratgames
 from ratgames.cards import parse_card, standard_deck
 from ratgames.core.game import State
-from ratgames.games.rats.render import render
+from ratgames.games.rats.render import describe_event, render
 
 if TYPE_CHECKING:
     from tests.conftest import OpenTable
@@ -30,7 +30,7 @@ async def test_mark_two_cards_and_play_them_as_a_pair(play_table: OpenTable) -> 
         assert "enter play" in ui.app.panel.help_line()
         assert "You lead" in text
         await ui.pilot.press("right", "space", "right", "space")
-        assert "Marked: 7H 7S" in ui.panel_text()
+        assert "Marked: 7♥ 7♠" in ui.panel_text()
         await ui.pilot.press("enter")
         await ui.pilot.pause(0.3)
         obs = ui.app.state.observation(0)
@@ -59,14 +59,40 @@ async def test_discard_the_marked_cards_lowest_first(play_table: OpenTable) -> N
     async with play_table(state) as ui:
         text = ui.panel_text()
         assert "Trick: a pair led by Seat 2" in text
-        assert "Seat 2: 9C 9D  <- best" in text
-        assert "Nothing of yours beats it: mark 2 card(s)" in text
+        assert "Seat 2: 9♣ 9♦  <- best" in text
+        assert "Nothing of yours beats it: mark 2 cards" in text
         await ui.pilot.press("right", "right", "space", "left", "left", "space", "d")
         assert "Seat 2 wins the trick (4 cards)" in ui.log()
         await ui.pilot.pause(0.3)
         obs = ui.app.state.observation(0)
         assert obs["round_tricks"][0]["plays"][1]["play"] == "discard 3C 5D"
         assert obs["hand"] == ["4C"] or obs["hand"] == []
+
+
+async def test_your_plays_are_in_the_log_and_cards_are_written_one_way(
+    play_table: OpenTable,
+) -> None:
+    async with play_table(_state(["7S 2C 7H", "8C 8D 5D"]), [None, "heuristic"]) as ui:
+        await ui.pilot.press("right", "space", "right", "space", "enter")
+        for _ in range(40):
+            await ui.pilot.pause(0.05)
+            if "Seat 2 beats with" in ui.log():
+                break
+        lines = ui.log().splitlines()
+        mine = lines.index("You lead 7♥ 7♠")
+        assert lines[mine + 1] == "Seat 2 beats with 8♣ 8♦"
+        text = ui.panel_text()
+        assert "Seat 2: 5♦  <- best" in text and "mark 1 card to discard" in text
+        for notation in ("7H", "7S", "8C", "8D", "2C", "5D"):
+            assert notation not in text + ui.log(), notation
+
+
+def test_counts_are_written_in_good_english() -> None:
+    game = ratgames.get_game("rats", players=2)
+    trick = {"kind": "trick", "round": 1, "winner": 1, "count": 1}
+    assert describe_event(game, trick, 0) == "Seat 2 wins the trick (1 card)"
+    end = {"kind": "round_end", "round": 1, "stock_to": None, "out": [], "next_hand_size": 1}
+    assert describe_event(game, end, 0) == "Round 1 ends; next hands: 1 card"
 
 
 def test_render_shows_observation_and_spectator_views() -> None:

@@ -52,14 +52,15 @@ class Panel(ObservingPanel):
         start = observation["events_start"]
         for i, event in enumerate(events):
             if start + i >= self.next_event:
-                self._notice(event)
+                self._notice(event, latest=i == len(events) - 1)
         self.next_event = max(self.next_event, start + len(events))
         if self.swap_keys is not None and not self._can_swap():
             self.swap_keys = None
         self.prompt = self._prompt()
 
-    def _notice(self, event: dict[str, Any]) -> None:
-        """Follow what happened: what you are looking at now, and a line for the log."""
+    def _notice(self, event: dict[str, Any], latest: bool = False) -> None:
+        """Follow what happened: what you are looking at now, and a line for the log (your own
+        moves too, with the card you drew while you hold it: ``latest`` is the newest event)."""
         me = self.seat
         kind = event["kind"]
         if kind == "deal":
@@ -74,9 +75,11 @@ class Panel(ObservingPanel):
         if kind == "round" and self.obs is not None and self.obs["results"]:
             self.host.say(self._round_text(self.obs["results"][-1]))
             return
-        if event.get("seat") == me and kind not in ("fix", "out", "cap"):
-            return  # your own moves need no report
-        self.host.say(self.describe(event))
+        line = self.describe(event)
+        held = self.obs["held"] if self.obs is not None else None
+        if kind == "draw" and event["seat"] == me and latest and held is not None:
+            line += f": {'an' if held == '8' else 'a'} {held}"  # only you see what you drew
+        self.host.say(line)
 
     def who(self, seat: int) -> str:
         return "you" if seat == self.seat else self.game.seat_name(seat)

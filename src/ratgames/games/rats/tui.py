@@ -20,7 +20,7 @@ from ratgames.core.game import Action
 from ratgames.tui.base import HandPanel
 
 from .combos import DISCARD, DISCARD1
-from .render import describe_event, trick_lines
+from .render import count_of, describe_event, suit_symbols, trick_lines
 
 
 class Panel(HandPanel):
@@ -47,15 +47,13 @@ class Panel(HandPanel):
     # --- drawing --------------------------------------------------------------------------------
 
     def show(self, observation: dict[str, Any], legal: list[Action], to_act: list[int]) -> None:
-        # The events are the latest ones, numbered up to n_events: say those not said yet,
-        # except our own plays.
+        # The events are the latest ones, numbered up to n_events: say those not said yet
+        # (your own plays too, so that what follows them follows something).
         events = observation["events"]
         first = observation["n_events"] - len(events) + 1
         for number, event in enumerate(events, start=first):
-            if number > self.last_event and not (
-                event["kind"] == "play" and event["seat"] == self.seat
-            ):
-                self.host.say(describe_event(self.game, event, self.seat))
+            if number > self.last_event:
+                self.host.say(describe_event(self.game, event, self.seat, symbols=True))
         self.last_event = max(self.last_event, observation["n_events"])
         super().show(observation, legal, to_act)
 
@@ -82,19 +80,18 @@ class Panel(HandPanel):
             line = f"  {name}: hand {obs['hand_sizes'][s]}, reserve {obs['reserve_sizes'][s]}"
             text.append(line + ("  <-" if s in self.to_act else "") + "\n")
         if obs["stock"]:
-            text.append(f"  Stock: {obs['stock']} cards for the last trick of the round\n")
-        for line in trick_lines(game, obs):
+            stock = count_of(obs["stock"], "card")
+            text.append(f"  Stock: {stock} for the winner of the round's last trick\n")
+        for line in trick_lines(game, obs, symbols=True):
             text.append(line + "\n")
         self.append_hand(text)
         if self.marked:
-            text.append("Marked: " + " ".join(self._marked_cards()) + "\n")
+            text.append("Marked: " + suit_symbols(" ".join(self._marked_cards())) + "\n")
         hint = self._hint()
         if hint:
             text.append(hint + "\n", style="cyan")
-        text.append(
-            f"Your reserve: {len(obs['reserve_known']) + obs['reserve_unknown']} cards\n",
-            style="dim",
-        )
+        reserve = count_of(len(obs["reserve_known"]) + obs["reserve_unknown"], "card")
+        text.append(f"Your reserve: {reserve}\n", style="dim")
         return text
 
     def _hint(self) -> str:
@@ -107,12 +104,16 @@ class Panel(HandPanel):
             return "You lead: mark a single, a pair, three or four of a kind, or a run; enter"
         if trick["discarding"]:
             left = trick["count"] - len(trick["discarding"])
-            return f"Finish your discard: {left} more card(s), higher than the last; d"
+            more = count_of(left, "more card")
+            return f"Finish your discard: {more}, higher than the last; d"
         beats = [a for a in self.legal if getattr(a, "kind", DISCARD) != DISCARD]
         count = trick["count"]
         if not beats:
-            return f"Nothing of yours beats it: mark {count} card(s) to discard and press d"
-        shown = ", ".join(str(a) for a in beats[:6]) + (", ..." if len(beats) > 6 else "")
+            return (
+                f"Nothing of yours beats it: mark {count_of(count, 'card')} to discard and press d"
+            )
+        shown = ", ".join(suit_symbols(str(a)) for a in beats[:6])
+        shown += ", ..." if len(beats) > 6 else ""
         return f"Plays that beat: {shown} (or discard {count})"
 
     # --- keys -----------------------------------------------------------------------------------
