@@ -18,6 +18,20 @@ jokers takes the same agent two steps).  Egyptian Ratscrew is played in ticks
 (:mod:`ratgames.rl.table`): in the AEC environment every agent chooses in turn and the tick is
 played once the last has chosen; :func:`parallel_env` offers the same ticks as a
 ``ParallelEnv``.  ``render_mode`` ``"ansi"`` returns the table as text, ``"human"`` prints it.
+
+``flatten=True`` makes each observation the bare float32 vector (a ``Box``, as SuperSuit's
+padding wrappers and most libraries expect) and puts the mask in ``info["action_mask"]`` (where
+PettingZoo's own tests and ``TerminateIllegalWrapper`` look for it when the observation is not a
+dict).
+
+An id outside the agent's mask ends the game as PettingZoo's classic environments do: -1 for the
+agent that chose it, 0 for every other agent, ``info["illegal"]`` set for it (``illegal="lose"``,
+the default); ``illegal="raise"`` raises :class:`~ratgames.rl.encoding.EncodingError` instead and
+changes nothing.  An id that is not in the action space at all always raises.
+
+``state()`` is the global state (``state_space`` its ``Box``): every seat's observation vector,
+in seat order (``player_0`` first), each with its own hidden cards, so it holds what no single
+agent may know.  It is meant for centralised training (a critic), never as a policy's input.
 """
 
 from __future__ import annotations
@@ -39,14 +53,46 @@ from .table import DEFAULT_TICK, Table, Ticks
 RENDER_MODES = ["human", "ansi"]
 
 
-def _spaces(encoder: Encoder) -> tuple[spaces.Dict, spaces.Discrete]:
-    obs = spaces.Dict(
-        {
-            "observation": spaces.Box(0.0, 1.0, (encoder.obs_size,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (encoder.num_actions,), dtype=np.int8),
-        }
-    )
+ILLEGAL = ("lose", "raise")
+
+
+def _spaces(encoder: Encoder, flatten: bool) -> tuple[spaces.Space[Any], spaces.Discrete]:
+    vector = spaces.Box(0.0, 1.0, (encoder.obs_size,), dtype=np.float32)
+    obs: spaces.Space[Any] = vector
+    if not flatten:
+        obs = spaces.Dict(
+            {
+                "observation": vector,
+                "action_mask": spaces.Box(0, 1, (encoder.num_actions,), dtype=np.int8),
+            }
+        )
     return obs, spaces.Discrete(encoder.num_actions)
+
+
+def _state_space(encoder: Encoder, players: int) -> spaces.Box:
+    return spaces.Box(0.0, 1.0, (players * encoder.obs_size,), dtype=np.float32)
+
+
+def _check_options(render_mode: str | None, illegal: str, flatten: bool) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
+    if illegal not in ILLEGAL:
+        raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
+    if not isinstance(flatten, bool):
+        raise ValueError(f"flatten must be True or False, not {flatten!r}")
+
+
+def _action_id(encoder: Encoder, agent: str, action: Any) -> int:
+    """``action`` as an id of the action space, or :class:`EncodingError`."""
+    try:
+        a = int(action)
+    except (TypeError, ValueError):
+        a = -1
+    if isinstance(action, bool) or a != action or not 0 <= a < encoder.num_actions:
+        raise EncodingError(
+            f"{agent}: {action!r} is not an action id (ids are 0 to {encoder.num_actions - 1})"
+        )
+    return a
 
 
 def _seed(seed: int | None) -> int:
@@ -81,21 +127,25 @@ class RatgamesAEC(AECEnv):  # type: ignore[misc]
         *,
         tick: float = DEFAULT_TICK,
         max_steps: int | None = None,
+        flatten: bool = False,
+        illegal: str = "lose",
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
+        _check_options(render_mode, illegal, flatten)
         self.game = ratgames.get_game(game_id, players=players, options=options)
         self.encoder = encoder_for(self.game)
         self.render_mode = render_mode
         self.max_steps = max_steps
+        self.flatten = flatten
+        self.illegal = illegal
         self.metadata = {**self.metadata, "name": f"ratgames_{self.game.id}"}
         self.possible_agents = [f"player_{s}" for s in range(self.game.players)]
         self.agents = self.possible_agents[:]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space, act_space = _spaces(self.encoder)
+        obs_space, act_space = _spaces(self.encoder, flatten)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.state_space = _state_space(self.encoder, self.game.players)
         self.real_time = self.game.real_time
         self.table: Table | None = None if self.real_time else Table(self.game, self.encoder)
         self.ticks: Ticks | None = Ticks(self.game, self.encoder, tick) if self.real_time else None
@@ -128,6 +178,12 @@ class RatgamesAEC(AECEnv):  # type: ignore[misc]
             self.ticks.reset(s)
         self._reset_dicts()
         self.agent_selection = self._next_agent()
+        self._update_masks()
+
+    def state(self) -> Any:
+        """The global state: every seat's observation vector in seat order (hidden cards
+        included: for centralised training, never a policy's input)."""
+        return np.concatenate([self._vector(s) for s in range(self.game.players)])
 
     @property
     def state_(self) -> Any:
@@ -144,12 +200,39 @@ class RatgamesAEC(AECEnv):  # type: ignore[misc]
                 return a
         return live[0]
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        seat = self._seat[agent]
+    def _vector(self, seat: int) -> Any:
         if self.table is not None:
-            return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
+            return self.table.observe(seat)
         assert self.ticks is not None
-        return {"observation": self.ticks.observe(seat), "action_mask": self.ticks.mask(seat)}
+        return self.ticks.observe(seat)
+
+    def _mask(self, seat: int) -> Any:
+        if self.table is not None:
+            return self.table.mask(seat)
+        assert self.ticks is not None
+        return self.ticks.mask(seat)
+
+    def _update_masks(self) -> None:
+        """With ``flatten``, every live agent's mask in its info."""
+        if self.flatten:
+            for a in self.agents:
+                self.infos[a]["action_mask"] = self._mask(self._seat[a])
+
+    def observe(self, agent: str) -> Any:
+        seat = self._seat[agent]
+        if self.flatten:
+            return self._vector(seat)
+        return {"observation": self._vector(seat), "action_mask": self._mask(seat)}
+
+    def _lose_for_illegal(self, agent: str) -> None:
+        """``agent`` chose an id outside its mask: the game ends, -1 for it, 0 for the rest."""
+        for a in self.agents:
+            self.rewards[a] = -1.0 if a == agent else 0.0
+            self.terminations[a] = True
+        self.infos[agent]["illegal"] = True
+        self._choices = {}
+        self._accumulate_rewards()
+        self.agent_selection = agent
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -160,15 +243,27 @@ class RatgamesAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
+        a_id = _action_id(self.encoder, agent, action)
         if self.table is not None:
-            self.table.step(int(action))
+            try:
+                self.table.step(a_id)  # an id outside the mask raises and changes nothing
+            except EncodingError:
+                if self.illegal == "raise":
+                    raise EncodingError(
+                        f"{agent} may not choose {self.encoder.id_text(a_id)} now"
+                    ) from None
+                self._lose_for_illegal(agent)
+                return
             over = self.table.is_over()
             final = self.table.returns()
         else:
             assert self.ticks is not None
-            if int(action) not in self.ticks.legal_ids(seat):
-                raise EncodingError(f"{agent} may not choose {action!r} now")
-            self._choices[seat] = int(action)
+            if a_id not in self.ticks.legal_ids(seat):
+                if self.illegal == "raise":
+                    raise EncodingError(f"{agent} may not choose {self.encoder.id_text(a_id)} now")
+                self._lose_for_illegal(agent)
+                return
+            self._choices[seat] = a_id
             if len(self._choices) < len(self.agents):
                 self.agent_selection = self._next_agent()
                 return
@@ -186,6 +281,7 @@ class RatgamesAEC(AECEnv):  # type: ignore[misc]
                 self.truncations[a] = True
         self._accumulate_rewards()
         self.agent_selection = self._next_agent()
+        self._update_masks()
         if self.render_mode == "human":
             self.render()
 
@@ -210,21 +306,26 @@ class RatgamesParallel(ParallelEnv):  # type: ignore[misc]
         *,
         tick: float = DEFAULT_TICK,
         max_steps: int | None = None,
+        flatten: bool = False,
+        illegal: str = "lose",
     ) -> None:
+        _check_options(render_mode, illegal, flatten)
         self.game = ratgames.get_game(game_id, players=players, options=options)
         if not self.game.real_time:
             raise EncodingError(f"{self.game.title} is turn-based: use env() (AEC)")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be one of {RENDER_MODES} or None")
         self.render_mode = render_mode
+        self.flatten = flatten
+        self.illegal = illegal
         self.encoder = encoder_for(self.game)
         self.ticks = Ticks(self.game, self.encoder, tick)
         self.max_steps = max_steps
         self.possible_agents = [f"player_{s}" for s in range(self.game.players)]
         self.agents = self.possible_agents[:]
-        obs_space, act_space = _spaces(self.encoder)
+        obs_space, act_space = _spaces(self.encoder, flatten)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
+        self.state_space = _state_space(self.encoder, self.game.players)
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -233,12 +334,24 @@ class RatgamesParallel(ParallelEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def _obs(self) -> dict[str, dict[str, Any]]:
+    def _obs(self) -> dict[str, Any]:
+        if self.flatten:
+            return {a: self.ticks.observe(self._seat[a]) for a in self.agents}
         return {
             a: {"observation": self.ticks.observe(s), "action_mask": self.ticks.mask(s)}
             for s, a in enumerate(self.possible_agents)
             if a in self.agents
         }
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        if self.flatten:
+            return {a: {"action_mask": self.ticks.mask(self._seat[a])} for a in self.agents}
+        return {a: {} for a in self.agents}
+
+    def state(self) -> Any:
+        """The global state: every seat's observation vector in seat order (hidden cards
+        included: for centralised training, never a policy's input)."""
+        return np.concatenate([self.ticks.observe(s) for s in range(self.game.players)])
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -246,11 +359,30 @@ class RatgamesParallel(ParallelEnv):  # type: ignore[misc]
         self.ticks.reset(_seed(seed))
         self.agents = self.possible_agents[:]
         self._steps = 0
-        return self._obs(), {a: {} for a in self.agents}
+        return self._obs(), self._infos()
 
     def step(self, actions: Mapping[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
-        seats = {a: i for i, a in enumerate(self.possible_agents)}
-        choices = {seats[a]: int(v) for a, v in actions.items() if a in self.agents}
+        seats = self._seat
+        choices = {
+            seats[a]: _action_id(self.encoder, a, v) for a, v in actions.items() if a in self.agents
+        }
+        wrong = [
+            a
+            for a in self.agents
+            if a in actions and choices[seats[a]] not in self.ticks.legal_ids(seats[a])
+        ]
+        if wrong and self.illegal == "lose":
+            # As PettingZoo's classic games: -1 for each agent that chose outside its mask,
+            # 0 for the others, and the game ends.
+            obs = self._obs()
+            rewards = {a: -1.0 if a in wrong else 0.0 for a in self.agents}
+            terms = {a: True for a in self.agents}
+            truncs = {a: False for a in self.agents}
+            infos = self._infos()
+            for a in wrong:
+                infos[a]["illegal"] = True
+            self.agents = []
+            return obs, rewards, terms, truncs, infos
         self.ticks.step(choices)
         self._steps += 1
         over = self.ticks.is_over()
@@ -260,7 +392,7 @@ class RatgamesParallel(ParallelEnv):  # type: ignore[misc]
         rewards = {a: final[seats[a]] for a in self.agents}
         terms = {a: over for a in self.agents}
         truncs = {a: truncated for a in self.agents}
-        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        infos = self._infos()
         if over or truncated:
             self.agents = []
         if self.render_mode == "human":
@@ -282,7 +414,8 @@ def env(
     **kwargs: Any,
 ) -> RatgamesAEC:
     """The AEC environment of ``game_id`` (``tick=`` seconds for Egyptian Ratscrew,
-    ``max_steps=`` to truncate long games)."""
+    ``max_steps=`` to truncate long games, ``flatten=True`` for bare vectors with the mask in
+    ``info``, ``illegal="raise"`` to raise on an id outside the mask)."""
     return RatgamesAEC(game_id, players, options, render_mode, **kwargs)
 
 
