@@ -191,7 +191,7 @@ async def test_challenge_shown_and_a_fast_bot_slap_beats_your_collect(
     async with play_table(state, [None, bot], seed=2) as ui:
         await ui.pilot.press("space")
         text = ui.panel_text()
-        assert "Challenge: QD by You; Seat 2 has 2 chances" in text
+        assert "Challenge: QD by you; Seat 2 has 2 chances" in text
         for _ in range(400):
             await ui.pilot.pause(0.02)
             if ui.app.state.observation(0)["piles_won"]:
@@ -199,6 +199,26 @@ async def test_challenge_shown_and_a_fast_bot_slap_beats_your_collect(
         assert "Seat 2 slaps: doubles! Seat 2 takes the pile (3 cards)." in ui.log()
         await ui.pilot.press("c")
         assert "Not allowed" in ui.log()
+
+
+async def test_the_table_speaks_to_you_in_plain_english(play_table: OpenTable) -> None:
+    g = game()
+    rest = [card_text(c) for c in sorted(g.deck()) if card_text(c) not in ("2C", "3C", "QD")]
+    state = g.new_state(seed=1, deal={"stacks": [["2C", "3C"], ["QD", *rest]]})
+    state.apply(0, "play")
+    state.apply(1, "play")
+    async with play_table(state, [None, quiet_bot(g)]) as ui:
+        text = ui.panel_text()
+        assert "Challenge: QD by Seat 2; You have 2 chances to play a face card" in text
+        assert "Seat 1 (you)    1 card \n" in text and "2 cards on the pile" in text
+        assert "version" not in text, "the pile's version is the engine's counter"
+    state = table(g, "QD 3C", "2C 4D 5D")
+    for seat in (0, 1, 1):
+        state.apply(seat, "play")
+    async with play_table(state, [None, quiet_bot(g)]) as ui:
+        text = ui.panel_text()
+        assert "You have won the pile (collect, or slap!)" in text
+        assert "You won the pile: space (or c) to collect it" in text
 
 
 async def test_too_late_is_reported(play_table: OpenTable) -> None:

@@ -32,7 +32,7 @@ def describe_event(game: Game, event: Mapping[str, Any], viewer: int | None = No
     if kind == "play":
         return f"{who} {verb('plays', 'play')} {event['card']}."
     if kind == "collect":
-        return f"{who} {verb('takes', 'take')} the pile ({_cards(event['cards'])})."
+        return f"{who} {verb('takes', 'take')} the pile ({count_cards(event['cards'])})."
     if kind == "claim":
         return f"{who} {verb('collects', 'collect')} the table."
     if kind == "join":
@@ -44,46 +44,63 @@ def describe_event(game: Game, event: Mapping[str, Any], viewer: int | None = No
     slaps = verb("slaps", "slap")
     if kind == "slap":
         rule = str(event["rule"]).replace("_", "-")
-        takes = f"{who} {verb('takes', 'take')} the pile ({_cards(event['cards'])})"
+        takes = f"{who} {verb('takes', 'take')} the pile ({count_cards(event['cards'])})"
         return f"{who} {slaps}: {rule}! {takes}."
     if kind == "late_slap":
         return f"{who} {slaps} too late (no penalty)."
     if kind == "bad_slap":
         burned = event["burned"]
-        cost = f"{verb('burns', 'burn')} {_cards(burned)}" if burned else "no burn"
+        cost = f"{verb('burns', 'burn')} {count_cards(burned)}" if burned else "no burn"
         return f"{who} {slaps} a pile that cannot be slapped: {cost}."
     raise ValueError(f"no such event in {game.title}: {kind!r}")
 
 
-def _cards(n: int) -> str:
+def count_cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def challenge_text(game: Game, view: dict[str, Any]) -> str:
-    """The challenge in progress (or the pile waiting to be collected) in words."""
+def challenge_text(game: Game, view: dict[str, Any], *, direct: bool = False) -> str:
+    """The challenge in progress (or the pile waiting to be collected) in words.  ``direct``
+    speaks to the view's seat as "you" (``You have 2 chances``) instead of ``Seat 2 (you)``."""
+    me = view.get("seat") if direct else None
+
+    def name(seat: int, first: bool = True) -> str:
+        if seat == me:
+            return "You" if first else "you"
+        return seat_label(game, view, seat)
+
+    def verb(seat: int, third: str, second: str) -> str:
+        return second if seat == me else third
+
+    collector = view["collector"]
     if view["phase"] == "final":
+        holds = verb(collector, "holds", "hold")
         return (
-            f"{seat_label(game, view, view['collector'])} holds every other card: collect the "
-            "table to win, unless someone slaps first"
+            f"{name(collector)} {holds} every other card: collect the table to win, unless "
+            "someone slaps first"
         )
     if view["phase"] == "collect":
-        return f"{seat_label(game, view, view['collector'])} has won the pile (collect, or slap!)"
+        return (
+            f"{name(collector)} {verb(collector, 'has', 'have')} won the pile (collect, or slap!)"
+        )
     ch = view.get("challenge")
     if not ch:
         return ""
     left = ch["chances_left"]
-    answering = seat_label(game, view, ch["answering"]) if ch["answering"] is not None else "-"
-    return (
-        f"Challenge: {ch['card']} by {seat_label(game, view, ch['by'])}; {answering} has "
-        f"{left} chance{'s' if left != 1 else ''} to play a face card"
-    )
+    answering = ch["answering"]
+    if answering is None:
+        answer = "nobody answers it"
+    else:
+        has = verb(answering, "has", "have")
+        answer = f"{name(answering)} {has} {left} chance{'s' if left != 1 else ''}"
+        answer += " to play a face card"
+    return f"Challenge: {ch['card']} by {name(ch['by'], first=False)}; {answer}"
 
 
 def render(game: Game, view: dict[str, Any]) -> str:
     """The table: stacks, the pile's top cards, the challenge, recent events, the result."""
     lines = [
-        f"{game.title}: pile version {view['pile_version']}, "
-        f"{view['cards_played']} cards played, piles won: {view['piles_won']}"
+        f"{game.title}: {count_cards(view['cards_played'])} played, piles won: {view['piles_won']}"
     ]
     for seat, stack in enumerate(view["stacks"]):
         marks = []
@@ -96,9 +113,8 @@ def render(game: Game, view: dict[str, Any]) -> str:
         known = [c for c in stack["known"] if c is not None]
         knowledge = f", {len(known)} known" if known else ""
         extra = f"  [{', '.join(marks)}]" if marks else ""
-        lines.append(
-            f"  {seat_label(game, view, seat):<16} {stack['size']:>2} cards{knowledge}{extra}"
-        )
+        size = count_cards(stack["size"])
+        lines.append(f"  {seat_label(game, view, seat):<16} {size:>8}{knowledge}{extra}")
     pile = view["pile"]
     shown = pile[-PILE_SHOWN:]
     more = f"({len(pile) - len(shown)} more) " if len(pile) > len(shown) else ""

@@ -24,7 +24,7 @@ from textual.binding import Binding, BindingType
 from ratgames.core.game import Action
 from ratgames.tui.base import ObservingPanel
 
-from .render import PILE_SHOWN, challenge_text, describe_event
+from .render import PILE_SHOWN, challenge_text, count_cards, describe_event
 from .rules import COLLECT_ACTION, MIN_REACTION, PLAY_ACTION, slap
 
 clock: Callable[[], float] = time.monotonic
@@ -101,7 +101,8 @@ class Panel(ObservingPanel):
                 obs["phase"] in ("collect", "final") and obs["collector"] == seat
             )
             text.append(("> " if mover else "  ") + f"{label:<14}", style="bold" if mover else "")
-            text.append(f"{stack['size']:>3} cards")
+            size = stack["size"]
+            text.append(f"{size:>3} card" + (" " if size == 1 else "s"))
             if stack["status"] == "out":
                 text.append("  out", style="red")
             elif stack["status"] == "waiting":
@@ -122,11 +123,10 @@ class Panel(ObservingPanel):
             text.append(" ")
         if obs["burned"]:
             text.append(f" +{len(obs['burned'])} burned", style="dim")
-        text.append(f"\n{len(pile)} cards on the pile · version {obs['pile_version']}\n")
-        challenge = challenge_text(self.game, obs)
+        text.append(f"\n{count_cards(len(pile))} on the pile\n")
+        challenge = challenge_text(self.game, obs, direct=True)
         if challenge:
-            text.append(challenge.replace(f"{self.game.seat_name(self.seat)} (you)", "You"))
-            text.append("\n", style="")
+            text.append(challenge + "\n")
         if obs["may_slap"]:
             text.append("s: slap the pile", style="italic")
         return text
