@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
@@ -24,11 +25,14 @@ from ratgames.core.registry import game_class, game_ids
 from ratgames.levels import levels_for
 from ratgames.webclient import mount as mount_client
 
-from . import store
+from . import fairness, store
+from .limits import bound_logs
 from .protocol import (
     CLIENT_TYPES,
+    MAX_HEADER_TOKENS,
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
+    TOKEN_HEADER,
     ActionMsg,
     ChatMsg,
     CreatedTable,
@@ -48,6 +52,7 @@ from .protocol import (
     Start,
     TableInfo,
     client_message,
+    header_tokens,
     json_schema,
 )
 from .tables import Conn, Lobby, RequestError, Settings, Table, hash_token, same_token
@@ -83,6 +88,50 @@ def _problem(status: int, detail: str) -> JSONResponse:
     return JSONResponse(status_code=status, content={"detail": detail})
 
 
+TokenHeader = Annotated[
+    str | None,
+    Header(
+        alias=TOKEN_HEADER,
+        description=f"Seat or host tokens, separated by commas (at most {MAX_HEADER_TOKENS}): "
+        "a private table's games and rematch are shown only to its seats and its host.",
+    ),
+]
+"""The header that carries tokens to the REST API."""
+
+RecordId = Annotated[int, Path(ge=0, le=store.MAX_ID, description="The stored game's id.")]
+
+
+def _token_list(header: str | None) -> list[str]:
+    try:
+        return header_tokens(header)
+    except ValueError as exc:
+        raise RequestError(400, "bad_token", str(exc)) from None
+
+
+async def check_record_access(engine: Any, record_id: int, header: str | None) -> None:
+    """Raise 404 if there is no record ``record_id``, 403 if it is a private table's game and
+    no token of ``header`` (the :data:`TOKEN_HEADER`) is a seat or host token of its table."""
+    hashes = [hash_token(t) for t in _token_list(header)]
+    access = await asyncio.to_thread(store.record_access, engine, record_id, hashes)
+    if access == "missing":
+        raise RequestError(404, "no_such_table", f"no stored game has the id {record_id}")
+    if access == "private":
+        raise RequestError(
+            403,
+            "bad_token",
+            f"game {record_id} was played at a private table: it is for that table's players "
+            f"only; show a seat token or the host token of the table in the {TOKEN_HEADER} "
+            "header",
+        )
+
+
+def insider(table: Table, tokens: list[str]) -> bool:
+    """True if one of ``tokens`` is a seat token or the host token of ``table``."""
+    return any(
+        table.seat_of_token(t) is not None or same_token(t, table.host_token_hash) for t in tokens
+    )
+
+
 def create_app(db_url: str | None = None, settings: Settings | None = None) -> FastAPI:
     """The server for the database at ``db_url`` (default: the embedded SQLite file)."""
     url = store.database_url(db_url)
@@ -96,6 +145,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             lobby.warm()
         count = await lobby.load()
         log.info("database %s ready; %d tables brought back", engine.url, count)
+        lobby.start_sweeping()
+        if lobby.settings.bound_logs:
+            bound_logs("asyncio", "uvicorn.error", "ratgames.server")
         app.state.lobby = lobby
         try:
             yield
@@ -114,6 +166,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         400: {"model": ProblemDetail},
         404: {"model": ProblemDetail},
         409: {"model": ProblemDetail},
+        422: {"model": ProblemDetail},
+    }
+    malformed: dict[int | str, dict[str, Any]] = {
+        400: {"model": ProblemDetail},
+        422: {"model": ProblemDetail},
     }
 
     def lobby_of(request: Request | WebSocket) -> Lobby:
@@ -141,7 +198,11 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     async def games() -> list[dict[str, Any]]:
         return [game_info(g) for g in game_ids()]
 
-    @app.get("/api/games/{game_id}", response_model=GameInfo, responses=errors)
+    @app.get(
+        "/api/games/{game_id}",
+        response_model=GameInfo,
+        responses={404: {"model": ProblemDetail}, 422: {"model": ProblemDetail}},
+    )
     async def game(game_id: str) -> dict[str, Any]:
         if game_id not in game_ids():
             raise RequestError(
@@ -151,36 +212,70 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             )
         return game_info(game_id)
 
-    @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=errors)
+    @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=malformed)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
-        table, host_token, seat, token = await lobby_of(request).create(body)
-        return {"table": table.info(), "host_token": host_token, "seat": seat, "token": token}
+        table, host_token, seat, token = await lobby_of(request).create(body, address_of(request))
+        return {
+            "table": table.info(insider=True),
+            "host_token": host_token,
+            "seat": seat,
+            "token": token,
+        }
 
-    @app.get("/api/tables", response_model=list[TableInfo])
-    async def list_tables(request: Request) -> list[dict[str, Any]]:
-        return [t.info() for t in lobby_of(request).public_tables()]
+    @app.get("/api/tables", response_model=list[TableInfo], responses=malformed)
+    async def list_tables(
+        request: Request,
+        limit: Annotated[
+            int | None,
+            Query(description="Tables in the page (1 to 500; default the server's page size)."),
+        ] = None,
+        after: Annotated[
+            str | None,
+            Query(max_length=16, description="The last code of the page before."),
+        ] = None,
+    ) -> list[dict[str, Any]]:
+        return [t.info() for t in lobby_of(request).public_tables(limit, after)]
 
     @app.get("/api/tables/{code}", response_model=TableInfo, responses=errors)
-    async def get_table(code: str, request: Request) -> dict[str, Any]:
-        return (await lobby_of(request).get(code)).info()
+    async def get_table(
+        code: str, request: Request, x_ratgames_token: TokenHeader = None
+    ) -> dict[str, Any]:
+        tokens = _token_list(x_ratgames_token)
+        table = await lobby_of(request).get(code, address_of(request))
+        return table.info(insider=insider(table, tokens))
 
     @app.post("/api/tables/{code}/join", response_model=Joined, responses=errors)
     async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
-        table, seat, token = await lobby_of(request).join(code, body.name, body.seat)
-        return {"table": table.info(), "seat": seat, "token": token}
+        lobby = lobby_of(request)
+        table, seat, token = await lobby.join(code, body.name, body.seat, address_of(request))
+        return {"table": table.info(insider=True), "seat": seat, "token": token}
 
-    @app.get("/api/records", response_model=list[RecordSummary])
+    @app.get("/api/records", response_model=list[RecordSummary], responses=malformed)
     async def list_records(
-        request: Request, limit: int = 50, before: int | None = None
+        request: Request,
+        limit: Annotated[int, Query(ge=1, le=500, description="How many, newest first.")] = 50,
+        before: Annotated[
+            int | None, Query(ge=1, description="Only games with an id below this.")
+        ] = None,
+        x_ratgames_token: TokenHeader = None,
     ) -> list[dict[str, Any]]:
-        if not 1 <= limit <= 500:
-            raise RequestError(400, "invalid_message", "limit must be from 1 to 500")
+        """The stored games of public tables, newest first, and those of the private tables
+        the tokens in the header belong to."""
+        hashes = [hash_token(t) for t in _token_list(x_ratgames_token)]
         engine = lobby_of(request).engine
-        return await asyncio.to_thread(store.list_records, engine, limit, before)
+        return await asyncio.to_thread(store.list_records, engine, limit, before, hashes)
 
-    @app.get("/api/records/{record_id}", responses=errors)
-    async def get_record(record_id: int, request: Request) -> dict[str, Any]:
+    @app.get(
+        "/api/records/{record_id}",
+        responses={**errors, 403: {"model": ProblemDetail}},
+    )
+    async def get_record(
+        record_id: RecordId, request: Request, x_ratgames_token: TokenHeader = None
+    ) -> dict[str, Any]:
+        """A stored game's record (the JSON ``ratgames replay`` reads).  The game of a private
+        table needs a seat token or the host token of that table in the header."""
         engine = lobby_of(request).engine
+        await check_record_access(engine, record_id, x_ratgames_token)
         record = await asyncio.to_thread(store.get_record, engine, record_id)
         if record is None:
             raise RequestError(404, "no_such_table", f"no stored game has the id {record_id}")
@@ -189,18 +284,39 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
         lobby = lobby_of(ws)
-        if not origin_allowed(ws, lobby.settings.allowed_origins):
+        if not origin_allowed(ws, lobby.settings.allowed_origins, lobby.settings.allowed_hosts):
             await ws.close(code=1008, reason="origin not allowed")
             return
         await ws.accept()
         client = ws.client
-        conn = Conn(f"{client.host}:{client.port}" if client else "?")
+        address = address_of(ws)
+        if not lobby.limits.open_socket(address):
+            await ws.close(
+                code=1013,
+                reason=f"too many connections from your address (at most "
+                f"{lobby.settings.max_conns_per_address})",
+            )
+            return
+        conn = Conn(f"{client.host}:{client.port}" if client else "?", address)
+        # The server's own measure of the connection bounds the latency it makes up for.
+        conn.clock.probe = fairness.transport_probe(ws)
         lobby.conns.add(conn)
         sender = asyncio.create_task(_send_loop(ws, conn))
         pinger = asyncio.create_task(_ping_loop(conn, lobby.settings.ping_interval))
+        idle = lobby.settings.idle_timeout
+        hello_by = asyncio.get_running_loop().time() + idle
         try:
             while not conn.closed:
-                message = await ws.receive()
+                if conn.greeted or idle <= 0:
+                    message = await ws.receive()
+                else:
+                    try:
+                        left = hello_by - asyncio.get_running_loop().time()
+                        message = await asyncio.wait_for(ws.receive(), max(0.0, left))
+                    except TimeoutError:
+                        conn.error("need_hello", f"no hello within {idle:g} s: closing")
+                        conn.close()
+                        break
                 if message["type"] == "websocket.disconnect":
                     break
                 raw = message.get("text")
@@ -217,6 +333,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         finally:
             conn.close()
             lobby.conns.discard(conn)
+            lobby.limits.close_socket(address)
             detach(conn)
             pinger.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -224,18 +341,127 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             sender.cancel()
 
     mount_client(app)
+    app.add_middleware(GuardHeaders, lambda: app.state.lobby.settings.allowed_hosts)
     return app
 
 
-def origin_allowed(ws: WebSocket, allowed: tuple[str, ...]) -> bool:
-    """A WebSocket's ``Origin``: none (not a browser), the server's own, or one allowed."""
+LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
+
+
+def host_name(host_header: str) -> str:
+    """The name in a ``Host`` header (or an origin's netloc), without the port, lower case."""
+    text = host_header.strip().lower()
+    if text.startswith("["):
+        return text[: text.find("]") + 1] if "]" in text else text
+    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+
+
+def host_allowed(host_header: str | None, allowed: tuple[str, ...]) -> bool:
+    """True if the server answers to ``host_header``: an IP address (which no other site's page
+    can go by), a localhost name, or one of ``allowed`` (``*``: any).  Without the header
+    (HTTP/1.0 tools) it is allowed."""
+    if host_header is None or "*" in allowed:
+        return True
+    name = host_name(host_header)
+    if name in LOCAL_NAMES or name.endswith(".localhost"):
+        return True
+    if name.rstrip(".") in {a.lower().rstrip(".") for a in allowed}:
+        return True
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def origin_allowed(ws: WebSocket, allowed: tuple[str, ...], hosts: tuple[str, ...] = ()) -> bool:
+    """A WebSocket's ``Origin``: none (not a browser), one allowed, or the server's own (the
+    same as the ``Host`` the page reached, which must itself be a name the server answers to)."""
     origin = ws.headers.get("origin")
     if origin is None:
         return True
     if "*" in allowed or origin in allowed:
         return True
     host = ws.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
+    netloc = urlsplit(origin).netloc.lower()
+    return netloc == host.lower() and host_allowed(netloc, hosts)
+
+
+ASGIApp = Callable[
+    [
+        MutableMapping[str, Any],
+        Callable[[], Awaitable[MutableMapping[str, Any]]],
+        Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ],
+    Awaitable[None],
+]
+
+
+class GuardHeaders:
+    """Refuse requests whose ``Host`` the server does not answer to (:func:`host_allowed`), and
+    mark every answer ``X-Content-Type-Options: nosniff``."""
+
+    def __init__(self, app: ASGIApp, hosts: Callable[[], tuple[str, ...]]) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host: str | None = None
+        for key, value in scope.get("headers", ()):
+            if key == b"host":
+                host = value.decode("latin-1")
+                break
+        try:
+            hosts = self.hosts()
+        except AttributeError:  # before the lifespan started: nothing configured yet
+            hosts = ()
+        if not host_allowed(host, hosts):
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 1008, "reason": "host not allowed"})
+                return
+            name = host_name(host or "")[:80]
+            body = json.dumps(
+                {
+                    "detail": f"this server does not answer to the host name {name!r}: it "
+                    "answers to IP addresses, localhost and the names given to "
+                    "'ratgames serve --allow-host'"
+                }
+            ).encode("utf-8")
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 400,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        (b"x-content-type-options", b"nosniff"),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_marked(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                if not any(k.lower() == b"x-content-type-options" for k, _ in headers):
+                    headers.append((b"x-content-type-options", b"nosniff"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_marked)
 
 
 async def _send_loop(ws: WebSocket, conn: Conn) -> None:
@@ -268,6 +494,13 @@ def _validation_text(errors: Any) -> str:
     return "; ".join(parts) or "invalid message"
 
 
+def address_of(request: Request | WebSocket) -> str:
+    """The client's address as the per-address limits count it: the TCP peer's (behind a
+    proxy, the proxy's)."""
+    client = request.client
+    return client.host if client is not None else "?"
+
+
 def detach(conn: Conn) -> None:
     """The connection leaves its table (a seat is then away; the timeout policy applies)."""
     table = conn.table
@@ -281,7 +514,7 @@ def detach(conn: Conn) -> None:
     conn.table = None
     conn.seat = None
     conn.host = False
-    table.broadcast_table()
+    table.broadcast_table(urgent=False)
 
 
 async def handle_message(lobby: Lobby, conn: Conn, raw: str) -> None:
@@ -302,8 +535,11 @@ async def handle_message(lobby: Lobby, conn: Conn, raw: str) -> None:
         conn.error("bad_json", "a message is a JSON object with 'type' and 'v'")
         return
     kind = data.get("type")
+    given_id = data.get("id")
     ref = (
-        data.get("id") if kind in ("action", "sample") and isinstance(data.get("id"), int) else None
+        given_id
+        if kind in ("action", "sample") and type(given_id) is int and 0 <= given_id <= 2**53
+        else None
     )
     if kind not in CLIENT_TYPES:
         conn.error(
@@ -311,7 +547,7 @@ async def handle_message(lobby: Lobby, conn: Conn, raw: str) -> None:
             f"unknown message type {str(kind)[:40]!r}; the types are: {', '.join(CLIENT_TYPES)}",
         )
         return
-    if data.get("v") != PROTOCOL_VERSION:
+    if type(data.get("v")) is not int or data.get("v") != PROTOCOL_VERSION:
         conn.error(
             "invalid_message",
             f'this server speaks protocol version {PROTOCOL_VERSION}; give "v": {PROTOCOL_VERSION}',
@@ -359,6 +595,8 @@ async def dispatch(lobby: Lobby, conn: Conn, msg: Any) -> None:
     elif isinstance(msg, ChatMsg):
         if conn.seat is not None and not table.token_still_valid(conn):
             raise RequestError(403, "bad_token", "your seat token is no longer valid here")
+        if conn.seat is None and not lobby.settings.spectator_chat:
+            raise RequestError(403, "not_a_seat", "spectators cannot chat at this server")
         name = (
             table.seats[conn.seat].name or table.game.seat_name(conn.seat)
             if conn.seat is not None
@@ -371,8 +609,7 @@ async def dispatch(lobby: Lobby, conn: Conn, msg: Any) -> None:
             "name": name,
             "text": " ".join(msg.text.split())[:300] or "...",
         }
-        for other in list(table.conns):
-            other.send(line)
+        table.chat(line)
     elif isinstance(msg, SampleRequest):
         if conn.seat is None:
             raise RequestError(403, "not_a_seat", "samples are for seats; spectators see no hand")
@@ -395,7 +632,11 @@ async def dispatch(lobby: Lobby, conn: Conn, msg: Any) -> None:
 
 
 async def hello(lobby: Lobby, conn: Conn, msg: Hello) -> None:
-    table = await lobby.get(msg.table)
+    if not lobby.limits.allow("hello", conn.address):
+        raise RequestError(
+            429, "rate_limited", lobby.limits.refusal("hello", conn.address, "hellos")
+        )
+    table = await lobby.get(msg.table, conn.address)
     seat: int | None = None
     if msg.token is not None:
         seat = table.seat_of_token(msg.token)
@@ -403,7 +644,18 @@ async def hello(lobby: Lobby, conn: Conn, msg: Hello) -> None:
             raise RequestError(403, "bad_token", "this seat token does not belong to this table")
     if msg.host_token is not None and not same_token(msg.host_token, table.host_token_hash):
         raise RequestError(403, "bad_token", "this host token does not belong to this table")
+    cap = lobby.settings.max_spectators
+    if (
+        seat is None
+        and cap > 0
+        and not (conn.table is table and conn.seat is None)
+        and table.spectators() >= cap
+    ):
+        raise RequestError(
+            409, "wrong_status", f"table {table.code} has its most spectators ({cap}) already"
+        )
     detach(conn)
+    conn.greeted = True
     conn.table = table
     conn.seat = seat
     conn.host = msg.host_token is not None
@@ -425,7 +677,7 @@ async def hello(lobby: Lobby, conn: Conn, msg: Hello) -> None:
         {
             "type": "welcome",
             "v": PROTOCOL_VERSION,
-            "table": table.info(),
+            "table": table.info(insider=seat is not None or conn.host),
             "seat": seat,
             "host": conn.host,
             "server_time": round(asyncio.get_running_loop().time() * 1000.0, 3),
@@ -435,7 +687,7 @@ async def hello(lobby: Lobby, conn: Conn, msg: Hello) -> None:
     if table.state is not None:
         view = table.state.spectator_view() if seat is None else None
         conn.send(table.state_message(conn, view), seq=table.seq)
-    table.broadcast_table()
+    table.broadcast_table(urgent=False)
 
 
 async def leave(lobby: Lobby, conn: Conn, table: Table) -> None:

@@ -14,6 +14,7 @@ import asyncio
 import datetime as _dt
 import hashlib
 import hmac
+import itertools
 import logging
 import os
 import secrets
@@ -34,15 +35,26 @@ from ratgames.levels import LEVEL_NAMES, level_bot
 
 from . import store
 from .fairness import Clock, RaceDesk, TokenBucket
-from .protocol import PROTOCOL_VERSION, CreateTable, TimeoutPolicy
-from .thinking import ready, think, warm_up
+from .limits import AddressLimits, Rate
+from .protocol import PROTOCOL_VERSION, CreateTable, TimeoutPolicy, name_key
+from .thinking import SearchQueue, ready, stop_pool, think, warm_up
 
 log = logging.getLogger("ratgames.server")
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
+"""A public table's code: short enough to read aloud (public tables are listed anyway)."""
+PRIVATE_CODE_LENGTH = 12
+"""A private table's code: 31**12 (about 8e17) codes, so that guessing one is hopeless, even
+before the per-address limit on failed lookups."""
 SEND_QUEUE_LIMIT = 2000
 """A connection that lets this many messages pile up unread is closed (a stuck client)."""
+SPECTATOR_QUEUE_LIMIT = 200
+"""The same for a spectator: a slow spectator is let go long before a player would be."""
+CHAT_RATE = Rate(5, 1.0, 10)
+HELLO_RATE = Rate(5, 1.0, 20)
+CREATE_RATE = Rate(10, 60.0, 10)
+LOOKUP_RATE = Rate(10, 60.0, 20)
 KEEP_FINISHED = 2000
 """Finished tables kept in memory (older ones are read back from the database when asked)."""
 
@@ -78,13 +90,52 @@ def now_iso() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
 
-def resolve_bot(game: Game, spec: str | None) -> str:
-    """A bot spec from a spec or a level name (default ``normal``), checked by making the bot."""
+def resolve_bot(game: Game, spec: str | None, settings: Settings | None = None) -> str:
+    """A bot spec from a spec or a level name (default ``normal``), checked by making the bot;
+    with a server's ``settings``, a search bot's budget is checked against its limits too."""
     text = (spec or "normal").strip()
-    if text in LEVEL_NAMES:
+    level = text in LEVEL_NAMES
+    if level:
         text = level_bot(game.id, text)
-    make_bot(game, text)
+    bot = make_bot(game, text)
+    if settings is not None and not level:
+        too_much = over_budget(bot, settings)
+        if too_much:
+            raise RequestError(
+                400,
+                "invalid_message",
+                f"bot {text!r} would think too long for this server: {too_much}; "
+                f"the levels ({', '.join(LEVEL_NAMES)}) are always allowed",
+            )
     return text
+
+
+def over_budget(bot: Bot, settings: Settings) -> str | None:
+    """What in a search bot's budget is above the server's limits (None if nothing)."""
+    if not bot.turn_based_only:
+        return None
+    seconds = getattr(bot, "seconds", 0.0)
+    if isinstance(seconds, int | float) and seconds > settings.max_bot_seconds:
+        return f"seconds={seconds:g} is above {settings.max_bot_seconds:g}"
+    iterations = getattr(bot, "iterations", 0)
+    if (
+        isinstance(iterations, int)
+        and not (isinstance(seconds, int | float) and seconds > 0)
+        and iterations > settings.max_bot_iterations
+    ):
+        return f"iterations={iterations} is above {settings.max_bot_iterations}"
+    return None
+
+
+def within_budget(bot: Bot, settings: Settings) -> None:
+    """Bring a search bot's budget down to the server's limits (a table stored before the
+    limits were lowered keeps playing, within them)."""
+    seconds = getattr(bot, "seconds", 0.0)
+    if isinstance(seconds, int | float) and seconds > settings.max_bot_seconds:
+        bot.seconds = settings.max_bot_seconds  # type: ignore[attr-defined]
+    iterations = getattr(bot, "iterations", 0)
+    if isinstance(iterations, int) and iterations > settings.max_bot_iterations:
+        bot.iterations = settings.max_bot_iterations  # type: ignore[attr-defined]
 
 
 _BACKGROUND: set[asyncio.Task[Any]] = set()
@@ -131,8 +182,13 @@ class Conn:
     The transport (the WebSocket handler) drains :attr:`queue` and calls :meth:`sent` as it
     writes each message."""
 
-    def __init__(self, peer: str = "") -> None:
+    def __init__(self, peer: str = "", address: str = "") -> None:
         self.peer = peer
+        self.address = address
+        """The client's address (the TCP peer's, without the port): what per-address limits
+        count."""
+        self.greeted = False
+        """A ``hello`` was accepted on this connection."""
         self.queue: asyncio.Queue[tuple[str, int | None] | None] = asyncio.Queue()
         self.table: Table | None = None
         self.seat: int | None = None
@@ -151,13 +207,19 @@ class Conn:
 
     def send(self, message: Mapping[str, Any], seq: int | None = None) -> None:
         """Queue a message (a dict following the protocol's models)."""
+        if not self.closed:
+            self.send_text(encode(message), seq)
+
+    def send_text(self, text: str, seq: int | None = None) -> None:
+        """Queue a message already encoded (one encoding shared by every connection)."""
         if self.closed:
             return
-        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+        limit = SEND_QUEUE_LIMIT if self.seat is not None else SPECTATOR_QUEUE_LIMIT
+        if self.queue.qsize() >= limit:
             log.warning("closing %s: %d messages unread", self.peer, self.queue.qsize())
             self.close()
             return
-        self.queue.put_nowait((encode(message), seq))
+        self.queue.put_nowait((text, seq))
 
     def error(self, code: str, message: str, ref: int | None = None) -> None:
         self.send(
@@ -231,8 +293,51 @@ class Settings:
     pool_workers: int = 1
     ping_interval: float = 2.0
     allowed_origins: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names (``Host`` header, without the port) the server answers to besides IP
+    addresses and localhost names (``*`` for any): a page of another name that was pointed at
+    this server (DNS rebinding) is refused."""
     warm_pool: bool = True
     """Start the search bots' processes with the server (else when first needed)."""
+    # --- limits (docs/server.md, "Limits"; 0 turns a limit off) ---
+    max_connections: int = 0
+    """TCP connections held at once (0: as many as the open-files limit allows, less a
+    reserve).  Applied by ``ratgames serve``'s transport guard."""
+    max_conns_per_address: int = 64
+    """Connections (TCP, and WebSockets among them) from one address at once."""
+    idle_timeout: float = 10.0
+    """Seconds a new connection has to send a request's headers, and a WebSocket to say
+    ``hello``, before it is closed."""
+    max_spectators: int = 50
+    """Spectators at one table at once (seats are always let in)."""
+    table_update_interval: float = 0.25
+    """At most one ``table`` message per table in this many seconds for people coming and
+    going (a start, a seat taken or given, the end go out at once)."""
+    spectator_chat: bool = False
+    """Whether spectators may chat (players always may)."""
+    chat_rate: Rate = CHAT_RATE
+    """Chat lines at one table."""
+    hello_rate: Rate = HELLO_RATE
+    """``hello`` messages from one address."""
+    create_rate: Rate = CREATE_RATE
+    """Tables created from one address."""
+    lookup_rate: Rate = LOOKUP_RATE
+    """Failed lookups of a table code from one address (REST and ``hello``); once spent, every
+    lookup from the address is refused until it refills."""
+    lobby_idle: float = 600.0
+    """Seconds a table may wait in the lobby with nobody connected before it expires."""
+    list_limit: int = 100
+    """Tables in one page of ``GET /api/tables`` unless ``limit`` says otherwise (at most
+    500)."""
+    max_bot_seconds: float = 5.0
+    """The longest a search bot at this server may think per move (seconds)."""
+    max_bot_iterations: int = 20_000
+    """The most iterations a search bot at this server may use per move."""
+    bound_logs: bool = False
+    """Rate-limit repeated log lines (``ratgames serve`` turns it on)."""
+
+    def rates(self) -> dict[str, Rate]:
+        return {"hello": self.hello_rate, "create": self.create_rate, "lookup": self.lookup_rate}
 
 
 @dataclass
@@ -263,6 +368,14 @@ class Table:
     race: RaceDesk | None = None
     finished_at: float = 0.0
     last_t: float = 0.0
+    number: int = 0
+    """The order in which this process made or brought back the table (the listing's order)."""
+    active_at: float = field(default_factory=time.monotonic)
+    """When someone last came, went or changed something (monotonic s): idle lobby tables
+    expire."""
+    chat_bucket: TokenBucket | None = None
+    _table_due: asyncio.TimerHandle | None = None
+    _table_sent: float = -1e9
 
     # --- descriptions ---------------------------------------------------------------------------
 
@@ -287,8 +400,12 @@ class Table:
     def seat_rows(self) -> list[store.SeatRow]:
         return [s.row(i) for i, s in enumerate(self.seats)]
 
-    def info(self) -> dict[str, Any]:
-        """The table as :class:`~ratgames.server.protocol.TableInfo` (a dict)."""
+    def info(self, insider: bool = False) -> dict[str, Any]:
+        """The table as :class:`~ratgames.server.protocol.TableInfo` (a dict).
+
+        At a private table the rematch's code (``next_table``) is for its ``insider``s only:
+        its seats and its host (their tokens), not spectators or anyone who merely knows the
+        code."""
         hosts = {c.seat for c in self.conns if c.host and c.seat is not None}
         return {
             "code": self.code,
@@ -314,7 +431,7 @@ class Table:
             "timeout": self.timeout.model_dump(),
             "spectators": sum(1 for c in self.conns if c.seat is None),
             "game_no": self.game_no,
-            "next_table": self.next_table,
+            "next_table": self.next_table if self.public or insider else None,
             "record_id": self.record_id,
             "created": self.created,
         }
@@ -325,10 +442,51 @@ class Table:
 
     # --- broadcasting ---------------------------------------------------------------------------
 
-    def broadcast_table(self) -> None:
-        message = {"type": "table", "v": PROTOCOL_VERSION, "table": self.info()}
+    def broadcast_table(self, urgent: bool = True) -> None:
+        """Send everyone the table.  ``urgent=False`` (someone came or went): at most one such
+        message per :attr:`Settings.table_update_interval`, carrying every change since."""
+        self.active_at = time.monotonic()
+        if urgent:
+            self._send_table()
+            return
+        if self._table_due is not None:
+            return
+        wait = self._table_sent + self.lobby.settings.table_update_interval - time.monotonic()
+        if wait <= 0:
+            self._send_table()
+        else:
+            self._table_due = asyncio.get_running_loop().call_later(wait, self._send_table)
+
+    def _send_table(self) -> None:
+        if self._table_due is not None:
+            self._table_due.cancel()
+            self._table_due = None
+        self._table_sent = time.monotonic()
+        if not self.conns:
+            return
+        message = encode({"type": "table", "v": PROTOCOL_VERSION, "table": self.info(insider=True)})
+        outside = message
+        if not self.public and self.next_table is not None:
+            outside = encode({"type": "table", "v": PROTOCOL_VERSION, "table": self.info()})
         for conn in list(self.conns):
-            conn.send(message)
+            conn.send_text(message if conn.seat is not None or conn.host else outside)
+
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns if c.seat is None)
+
+    def chat(self, line: dict[str, Any]) -> None:
+        """A chat line to everyone at the table (refused beyond the table's chat rate)."""
+        rate = self.lobby.settings.chat_rate
+        if not rate.off:
+            if self.chat_bucket is None:
+                self.chat_bucket = rate.bucket()
+            if not self.chat_bucket.allow():
+                raise RequestError(
+                    429, "rate_limited", f"this table's chat is busy: {rate.words()} lines"
+                )
+        text = encode(line)
+        for conn in list(self.conns):
+            conn.send_text(text)
 
     def state_message(self, conn: Conn, spectator_view: dict[str, Any] | None) -> dict[str, Any]:
         """The ``state`` for one connection (its seat's observation, or the spectator view)."""
@@ -396,7 +554,19 @@ class Table:
         if self.race is not None and view is not None:
             self.race.published(self.seq, view)
         for conn in list(self.conns):
-            conn.send(self.state_message(conn, view), seq=self.seq)
+            if conn.seat is not None:
+                conn.send(self.state_message(conn, view), seq=self.seq)
+        # Spectators who saw the same events get the same message: encoded once.
+        shared: dict[tuple[bool, int], tuple[str, list[Any]]] = {}
+        for conn in spectators:
+            key = (conn.delta_events, id(conn.seen_events))
+            made = shared.get(key)
+            if made is None:
+                text = encode(self.state_message(conn, view))
+                shared[key] = (text, conn.seen_events)
+            else:
+                text, conn.seen_events = made
+            conn.send_text(text, seq=self.seq)
 
     # --- seats ----------------------------------------------------------------------------------
 
@@ -423,6 +593,19 @@ class Table:
         s = self.seats[seat]
         s.kind, s.name, s.token_hash, s.bot = "person", name, hash_token(token), None
         return token
+
+    def check_name_free(self, name: str) -> None:
+        """Refuse ``name`` if another seat goes by it, or by one that looks the same (the same
+        once casefolded and NFKC-normalised: "ann", "ANN", full-width "Ａｎｎ")."""
+        key = name_key(name)
+        for i, s in enumerate(self.seats):
+            if s.kind != "open" and s.name is not None and name_key(s.name) == key:
+                raise RequestError(
+                    409,
+                    "wrong_status",
+                    f"seat {i} at this table already goes by {s.name!r}: choose a name that "
+                    "differs from the others by more than case or width",
+                )
 
     def seat_of_token(self, token: str) -> int | None:
         for i, s in enumerate(self.seats):
@@ -650,9 +833,8 @@ class Table:
             if bot.turn_based_only:
                 sample = state.sample_consistent(seat, Rng(secrets.randbits(63)))
                 began = time.monotonic()
-                text, thought = await asyncio.get_running_loop().run_in_executor(
-                    self.lobby.pool(), think, bot, sample, seat
-                )
+                within_budget(bot, self.lobby.settings)
+                text, thought = await self.lobby.searches.run(self.code, think, bot, sample, seat)
                 log.debug(
                     "table %s: seat %d thought for %.2f s",
                     self.code,
@@ -735,6 +917,7 @@ class Table:
             return
         spec = resolve_bot(self.game, self.timeout.bot)
         s.away_bot = make_bot(self.game, spec, seed=secrets.randbits(32))
+        within_budget(s.away_bot, self.lobby.settings)
         s.away_bot.new_game(seat)
         self.broadcast_table()
         self.after_change()
@@ -777,6 +960,12 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.conns: set[Conn] = set()
         self._pool: Executor | None = None
+        self.limits = AddressLimits(self.settings.rates(), self.settings.max_conns_per_address)
+        self.searches = SearchQueue(self.pool, max(1, self.settings.pool_workers))
+        """The search bots' moves waiting for a worker, served one table at a time in turn."""
+        self._numbers = itertools.count(1)
+        self._sweeper: asyncio.Task[None] | None = None
+        self.expired = 0
 
     def pool(self) -> Executor:
         """The process pool of the search bots (started when first needed)."""
@@ -788,6 +977,7 @@ class Lobby:
                 max_workers=max(1, self.settings.pool_workers),
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=warm_up,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
@@ -798,22 +988,79 @@ class Lobby:
             pool.submit(ready)
 
     def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             table.end_play()
         self.writer.close()
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            stop_pool(self._pool)
+
+    def add(self, table: Table) -> Table:
+        """Hold ``table`` (numbered in the order tables come)."""
+        if not table.number:
+            table.number = next(self._numbers)
+        self.tables[table.code] = table
+        return table
+
+    # --- expiry ---------------------------------------------------------------------------------
+
+    def start_sweeping(self, every: float = 30.0) -> None:
+        """Expire idle lobby tables every ``every`` seconds from now on."""
+
+        async def sweep_on() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    await self.expire_idle()
+                except Exception:
+                    log.exception("expiring idle tables failed")
+
+        if self._sweeper is None and self.settings.lobby_idle > 0:
+            self._sweeper = asyncio.get_running_loop().create_task(sweep_on())
+
+    async def expire_idle(self) -> int:
+        """Tables in the lobby that nobody has been at for :attr:`Settings.lobby_idle` seconds
+        expire: they leave the lobby and their code finds nothing from then on.  How many."""
+        limit = self.settings.lobby_idle
+        if limit <= 0:
+            return 0
+        now = time.monotonic()
+        idle = [
+            t
+            for t in self.tables.values()
+            if t.status == "lobby" and not t.conns and now - t.active_at >= limit
+        ]
+        if not idle:
+            return 0
+        await self.writer.run(
+            _sequence([store.op_update_table(t.code, status="expired") for t in idle])
+        )
+        for table in idle:
+            if self.tables.get(table.code) is table and not table.conns:
+                del self.tables[table.code]
+        self.expired += len(idle)
+        return len(idle)
 
     # --- tables ---------------------------------------------------------------------------------
 
-    def _new_code(self) -> str:
+    def _new_code(self, public: bool) -> str:
+        length = CODE_LENGTH if public else PRIVATE_CODE_LENGTH
         while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
             if code not in self.tables and store.load_table(self.engine, code) is None:
                 return code
 
-    async def create(self, req: CreateTable) -> tuple[Table, str, int | None, str | None]:
-        """A new table: (table, host token, creator's seat, creator's seat token)."""
+    async def create(
+        self, req: CreateTable, address: str = ""
+    ) -> tuple[Table, str, int | None, str | None]:
+        """A new table: (table, host token, creator's seat, creator's seat token).  ``address``
+        (the client's) is held to :attr:`Settings.create_rate`."""
+        if not self.limits.allow("create", address):
+            raise RequestError(
+                429, "rate_limited", self.limits.refusal("create", address, "tables")
+            )
+        settings = self.settings
         try:
             kinds = list(req.seats) if req.seats is not None else None
             if kinds is not None:
@@ -832,16 +1079,20 @@ class Lobby:
             for spec in playing if playing is not None else [None] * game.players:
                 if spec is not None and spec.kind == "bot":
                     seats.append(
-                        Seat("bot", name=spec.bot or "normal", bot=resolve_bot(game, spec.bot))
+                        Seat(
+                            "bot",
+                            name=spec.bot or "normal",
+                            bot=resolve_bot(game, spec.bot, settings),
+                        )
                     )
                 else:
                     seats.append(Seat("open"))
             if req.timeout.policy == "bot":
-                resolve_bot(game, req.timeout.bot)
+                resolve_bot(game, req.timeout.bot, settings)
         except RatgamesError as exc:
             raise RequestError(400, "invalid_message", str(exc)) from None
         host_token = new_token()
-        code = self._new_code()
+        code = self._new_code(req.public)
         table = Table(
             lobby=self,
             code=code,
@@ -858,37 +1109,75 @@ class Lobby:
             seat = table.open_seat(None)
             token = table.take_seat(seat, req.name)
         await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
-        self.tables[code] = table
+        self.add(table)
         return table, host_token, seat, token
 
-    async def join(self, code: str, name: str, seat: int | None) -> tuple[Table, int, str]:
-        table = await self.get(code)
+    async def join(
+        self, code: str, name: str, seat: int | None, address: str = ""
+    ) -> tuple[Table, int, str]:
+        table = await self.get(code, address)
         async with table.lock:
             index = table.open_seat(seat)
+            table.check_name_free(name)
             token = table.take_seat(index, name)
             await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
         table.broadcast_table()
         return table, index, token
 
-    async def get(self, code: str) -> Table:
-        """A table by code (read back from the database if it is not in memory)."""
+    async def get(self, code: str, address: str | None = None) -> Table:
+        """A table by code (read back from the database if it is not in memory).  A client's
+        lookups (``address`` given) are refused once its failed ones exceed
+        :attr:`Settings.lookup_rate`."""
         code = code.strip().upper()
+        if address is not None and self.limits.blocked("lookup", address) > 0:
+            raise RequestError(
+                429, "rate_limited", self.limits.refusal("lookup", address, "unknown table codes")
+            )
         table = self.tables.get(code)
         if table is not None:
             return table
         stored = (
             await asyncio.to_thread(store.load_table, self.engine, code)
-            if len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+            if len(code) in (CODE_LENGTH, PRIVATE_CODE_LENGTH)
+            and all(ch in CODE_ALPHABET for ch in code)
             else None
         )
-        if stored is None:
+        if stored is None or stored.row.status == "expired":
+            if address is not None:
+                self.limits.failed("lookup", address)
+            if stored is not None:
+                raise RequestError(
+                    404, "no_such_table", f"table {code!r} expired unused in the lobby"
+                )
             raise RequestError(404, "no_such_table", f"no table has the code {code!r}")
         table = self.tables.get(code) or self._revive(stored)
-        self.tables[code] = table
-        return table
+        return self.add(table)
 
-    def public_tables(self) -> list[Table]:
-        return [t for t in self.tables.values() if t.public and t.status in ("lobby", "playing")]
+    def public_tables(self, limit: int | None = None, after: str | None = None) -> list[Table]:
+        """The public tables in the lobby or in play, in the order they came: at most
+        ``limit`` (default :attr:`Settings.list_limit`), from the one after the table ``after``
+        (the last code of the previous page)."""
+        limit = self.settings.list_limit if limit is None else limit
+        if not 1 <= limit <= 500:
+            raise RequestError(400, "invalid_message", f"limit must be from 1 to 500, not {limit}")
+        start = 0
+        if after is not None:
+            mark = self.tables.get(after.strip().upper())
+            if mark is None:
+                raise RequestError(
+                    400,
+                    "invalid_message",
+                    f"after={after[:20]!r} is not a table this server knows; give the last code "
+                    "of the page before, or leave after out for the first page",
+                )
+            start = mark.number
+        out: list[Table] = []
+        for t in self.tables.values():  # held in the order of their numbers
+            if t.number > start and t.public and t.status in ("lobby", "playing"):
+                out.append(t)
+                if len(out) == limit:
+                    break
+        return out
 
     def _revive(self, stored: store.StoredTable) -> Table:
         """A table from its stored form, its game replayed to the last stored action."""
@@ -934,7 +1223,7 @@ class Lobby:
             except RatgamesError:
                 log.exception("table %s cannot be brought back; it is left out", item.row.code)
                 continue
-            self.tables[table.code] = table
+            self.add(table)
         for table in self.tables.values():
             table.after_change()
         return len(stored)
@@ -954,7 +1243,7 @@ class Lobby:
             if table.status != "lobby":
                 raise RequestError(409, "wrong_status", "the game has already started")
             try:
-                resolved = resolve_bot(table.game, spec)
+                resolved = resolve_bot(table.game, spec, self.settings)
             except RatgamesError as exc:
                 raise RequestError(400, "invalid_message", str(exc)) from None
             for s in table.seats:
@@ -988,7 +1277,7 @@ class Lobby:
                         conn.seat -= 1
             elif kind == "bot":
                 try:
-                    resolved = resolve_bot(table.game, spec)
+                    resolved = resolve_bot(table.game, spec, self.settings)
                 except RatgamesError as exc:
                     raise RequestError(400, "invalid_message", str(exc)) from None
                 table.seats[seat] = Seat("bot", name=spec or "normal", bot=resolved)
@@ -1007,7 +1296,7 @@ class Lobby:
                 raise RequestError(409, "wrong_status", "a rematch is offered after the end")
             if table.next_table is not None:
                 return await self.get(table.next_table)
-            code = self._new_code()
+            code = self._new_code(table.public)
             new = Table(
                 lobby=self,
                 code=code,
@@ -1029,10 +1318,11 @@ class Lobby:
                     ]
                 )
             )
-            self.tables[code] = new
+            self.add(new)
         message = {"type": "rematch", "v": PROTOCOL_VERSION, "table": code}
         for conn in list(table.conns):
-            conn.send(message)
+            if table.public or conn.seat is not None or conn.host:
+                conn.send(message)
         table.broadcast_table()
         return new
 
