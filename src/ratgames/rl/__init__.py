@@ -5,4 +5,13 @@ Gymnasium (:mod:`ratgames.rl.gymnasium`) and OpenSpiel (:mod:`ratgames.rl.opensp
 Install the extra first: ``pip install ratgames[rl]`` (numpy, pettingzoo, gymnasium,
 open_spiel).  Each submodule imports only the library it serves; ``import ratgames`` imports
 none of them.  ``docs/research.md`` documents the encodings and the environments.
+
+Importing this package registers the Gymnasium ids (``gym.make("ratgames/Rats-v0")``, see
+:mod:`ratgames.rl.registration`) without importing Gymnasium itself.
 """
+
+from .registration import GYMNASIUM_IDS, register_when_imported
+
+__all__ = ["GYMNASIUM_IDS"]
+
+register_when_imported()

@@ -6,6 +6,14 @@
 >>> obs.shape, obs.dtype.name, int(info["action_mask"].sum()) > 0
 ((493,), 'float32', True)
 
+Every game is registered with Gymnasium (:mod:`ratgames.rl.registration`), so ``gym.make``
+makes the same environment, with the same keywords:
+
+>>> import gymnasium as gym
+>>> env = gym.make("ratgames/Rats-v0", players=3, options={"jokers": 1}, opponents="random")
+>>> env.unwrapped.game.players, int(env.action_space.n)
+(3, 709)
+
 The observation is the encoder's vector (:mod:`ratgames.rl.encoding`), the action an id of its
 action space.  ``info["action_mask"]`` (and :meth:`RatgamesEnv.action_masks`, as
 sb3-contrib's ``MaskablePPO`` expects) says which ids are legal.  The reward comes at the end
@@ -33,6 +41,7 @@ import ratgames
 from ratgames.core.bots import SeatView, make_bot
 
 from .encoding import EncodingError, Vector, encoder_for
+from .registration import register_gymnasium
 from .table import DEFAULT_TICK, Table, Ticks
 
 
@@ -173,3 +182,6 @@ class RatgamesEnv(gym.Env[Vector, np.int64]):
             print(text)
             return None
         return text
+
+
+register_gymnasium()
