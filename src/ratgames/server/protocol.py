@@ -23,6 +23,12 @@ PROTOCOL_VERSION: Literal[1] = 1
 MAX_MESSAGE_BYTES = 4096
 """The largest message a client may send (bytes of UTF-8 JSON); larger ones are refused."""
 
+TOKEN_HEADER = "X-Ratgames-Token"
+"""The HTTP header that shows the REST API seat or host tokens (for private tables' games)."""
+
+MAX_HEADER_TOKENS = 64
+"""The most tokens one :data:`TOKEN_HEADER` may hold."""
+
 MAX_NAME = 32
 MAX_CHAT = 300
 MAX_ACTION = 64
@@ -46,6 +52,54 @@ def _clean_name(value: str) -> str:
     if any(unicodedata.category(ch).startswith("C") for ch in name):
         raise ValueError("a display name may not hold control characters")
     return name
+
+
+def header_tokens(value: str | None) -> list[str]:
+    """The tokens of a :data:`TOKEN_HEADER` value: one or more, separated by commas (spaces
+    around them ignored).  Raises :class:`ValueError` naming what is wrong."""
+    if value is None:
+        return []
+    tokens = [t.strip() for t in value.split(",")]
+    tokens = [t for t in tokens if t]
+    if len(tokens) > MAX_HEADER_TOKENS:
+        raise ValueError(
+            f"{TOKEN_HEADER} holds {len(tokens)} tokens; it may hold at most {MAX_HEADER_TOKENS}"
+        )
+    for t in tokens:
+        if len(t) > 128 or not t.isascii() or not t.isprintable():
+            raise ValueError(
+                f"{TOKEN_HEADER} holds something that is not a token: tokens are at most 128 "
+                "printable ASCII characters, separated by commas"
+            )
+    return tokens
+
+
+def name_key(name: str) -> str:
+    """What two display names must not share at one table: the name casefolded and
+    NFKC-normalised, so that "Ann", "ANN" and "Ａｎｎ" (full-width) are one name."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""The characters that reorder text around them (embeddings, overrides, isolates, marks)."""
+
+
+def _clean_chat(value: str) -> str:
+    """A chat line: runs of white space (new lines too) made one space; no control character
+    (other than those), no lone surrogate and no bidirectional control, which could make a line
+    read as something else."""
+    text = " ".join(value.split())
+    if not text:
+        raise ValueError("a chat line needs at least one visible character")
+    for ch in text:
+        if ch in BIDI_CONTROLS or unicodedata.category(ch) in ("Cc", "Cs"):
+            raise ValueError(
+                f"a chat line may not hold control or bidirectional-control characters "
+                f"(U+{ord(ch):04X})"
+            )
+    return text
 
 
 # --- client -> server --------------------------------------------------------------------------
@@ -102,6 +156,11 @@ class ChatMsg(Message):
     type: Literal["chat"]
     v: Version
     text: str = Field(min_length=1, max_length=MAX_CHAT)
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, value: str) -> str:
+        return _clean_chat(value)
 
 
 class Start(Message):
@@ -473,6 +532,11 @@ class RecordSummary(Message):
     players: int
     created: str
     outcome: dict[str, Any] | None
+    public: bool = Field(
+        default=True,
+        description="False for a private table's game: listed and readable only with a seat "
+        "token or the host token of its table (header X-Ratgames-Token).",
+    )
 
 
 class ProblemDetail(Message):

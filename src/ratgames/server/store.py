@@ -361,26 +361,78 @@ def _load(conn: Connection, row: TableRow) -> StoredTable:
     return StoredTable(row, seat_rows, acts)
 
 
+MAX_ID = 2**63 - 1
+"""The largest id a record can have (a signed 64-bit integer, as both databases store it)."""
+
+
 def get_record(engine: Engine, record_id: int) -> dict[str, Any] | None:
-    """A stored record by id."""
+    """A stored record by id, whoever may read it (``ratgames export``, tests)."""
+    if not 0 <= record_id <= MAX_ID:
+        return None
     with engine.connect() as conn:
         text = conn.execute(sa.select(records.c.record).where(records.c.id == record_id)).scalar()
     return None if text is None else dict(json.loads(text))
 
 
+def _readable(token_hashes: Sequence[str]) -> Any:
+    """The records anyone may read (their table is public) or whose table has a seat or host
+    token among ``token_hashes``.  A record whose table row is missing counts as private."""
+    hashes = list(token_hashes)
+    public = game_tables.c.public == sa.true()
+    if not hashes:
+        return public
+    seat_of_one = (
+        sa.select(seats.c.table_code)
+        .where(seats.c.table_code == records.c.table_code, seats.c.token_hash.in_(hashes))
+        .exists()
+    )
+    return sa.or_(public, game_tables.c.host_token_hash.in_(hashes), seat_of_one)
+
+
+def _records_and_tables() -> Any:
+    return records.outerjoin(game_tables, game_tables.c.code == records.c.table_code)
+
+
+def record_access(engine: Engine, record_id: int, token_hashes: Sequence[str]) -> str:
+    """Who may read record ``record_id``: ``"missing"`` (no such record), ``"private"`` (played
+    at a private table, and no token of ``token_hashes`` belongs to a seat or the host of that
+    table) or ``"ok"``."""
+    if not 0 <= record_id <= MAX_ID:
+        return "missing"
+    with engine.connect() as conn:
+        found = conn.execute(
+            sa.select(records.c.id, _readable(token_hashes).label("readable"))
+            .select_from(_records_and_tables())
+            .where(records.c.id == record_id)
+        ).first()
+    if found is None:
+        return "missing"
+    return "ok" if found.readable else "private"
+
+
 def list_records(
-    engine: Engine, limit: int = 50, before: int | None = None
+    engine: Engine,
+    limit: int = 50,
+    before: int | None = None,
+    token_hashes: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
-    """Summaries of stored records, newest first."""
-    query = sa.select(
-        records.c.id,
-        records.c.table_code,
-        records.c.game,
-        records.c.players,
-        records.c.created,
-        records.c.outcome,
-    ).order_by(records.c.id.desc())
-    if before is not None:
+    """Summaries of stored records, newest first: those of public tables, and those of the
+    private tables that one of ``token_hashes`` (seat or host tokens) belongs to."""
+    query = (
+        sa.select(
+            records.c.id,
+            records.c.table_code,
+            records.c.game,
+            records.c.players,
+            records.c.created,
+            records.c.outcome,
+            game_tables.c.public,
+        )
+        .select_from(_records_and_tables())
+        .where(_readable(token_hashes))
+        .order_by(records.c.id.desc())
+    )
+    if before is not None and before <= MAX_ID:  # every id is below a larger one
         query = query.where(records.c.id < before)
     with engine.connect() as conn:
         rows = conn.execute(query.limit(limit)).all()
@@ -392,6 +444,7 @@ def list_records(
             "players": r.players,
             "created": r.created,
             "outcome": json.loads(r.outcome) if r.outcome else None,
+            "public": bool(r.public),
         }
         for r in rows
     ]

@@ -2,33 +2,91 @@
 (its observation) or a spectator (the spectator view) saw it.
 
 A stored record already holds the whole game (``GET /api/records/{id}``), so a seat's view of
-it reveals nothing new; the steps are made on the server because only the engine can replay a
-record.  ``GET /api/records/{id}/replay?seat=N`` answers::
+it reveals nothing new to those who may read the record; the steps are made on the server
+because only the engine can replay a record.  ``GET /api/records/{id}/replay?seat=N&start=K``
+answers one page::
 
-    {"id", "game", "title", "players", "seats", "viewer", "outcome",
+    {"id", "game", "title", "players", "seats", "viewer", "outcome", "moves", "start", "next",
      "steps": [{"seq", "seat", "action", "view", "to_act", "events": [{"event", "text"}]}]}
 
-``steps[0]`` is the deal; ``steps[k]`` the game after its ``k``-th action (made by ``seat``).
+``steps`` are the game's steps from number ``start`` on (step 0 is the deal, step ``k`` the game
+after its ``k``-th action, made by ``seat``); ``moves`` is the number of actions (so the last
+step is number ``moves``) and ``next`` the ``start`` of the next page (None after the last).
+
+What one answer costs is bounded: a page holds at most ``limit`` steps (:data:`PAGE_STEPS` at
+most) and stops once its steps pass :data:`PAGE_BYTES` of JSON (it always holds one).  Pages are
+made in a worker thread, one at a time for the whole server (:data:`QUEUE_LIMIT` may wait; more
+get 503), and at most one at a time for each client address (another gets 429); made pages are
+kept (:data:`CACHE_BYTES` in all), since a stored game never changes.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from typing import Any
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+import orjson
+from fastapi import APIRouter, Header, Path, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
 
 from ratgames.core.errors import IllegalAction, RatgamesError, RecordError
 from ratgames.core.game import State
 from ratgames.core.records import replay as replay_record
 from ratgames.server import store
-from ratgames.server.tables import events_overlap
+from ratgames.server.protocol import MAX_HEADER_TOKENS, TOKEN_HEADER, ProblemDetail
+from ratgames.server.tables import RequestError, events_overlap
 
 MAX_STEPS = 20000
 """Longer games are cut to their first this many actions."""
+PAGE_STEPS = 500
+"""The most steps one page holds (and the default ``limit``)."""
+PAGE_BYTES = 2 * 1024 * 1024
+"""A page ends at the first step that takes its steps past this many bytes of JSON."""
+CACHE_BYTES = 48 * 1024 * 1024
+"""Made pages kept for the next client that asks (least recently used dropped first)."""
+QUEUE_LIMIT = 16
+"""Pages that may wait for the one being made; beyond that a request gets 503."""
 
 router = APIRouter()
+
+
+class ReplayEvent(BaseModel):
+    event: dict[str, Any]
+    text: str | None
+
+
+class ReplayStep(BaseModel):
+    seq: int
+    seat: int | None
+    action: str | None
+    view: dict[str, Any]
+    to_act: list[int]
+    events: list[ReplayEvent]
+
+
+class ReplaySeat(BaseModel):
+    name: str
+    player: str
+
+
+class ReplayPage(BaseModel):
+    """One page of a stored game's steps, as one seat (or a spectator) saw them."""
+
+    id: int
+    game: str
+    title: str
+    players: int
+    seats: list[ReplaySeat]
+    viewer: int | None
+    outcome: dict[str, Any] | None
+    moves: int = Field(description="The game's actions: its last step is number moves.")
+    start: int = Field(description="The number of this page's first step.")
+    next: int | None = Field(description="The start of the next page; None after the last.")
+    steps: list[ReplayStep]
 
 
 def _step(
@@ -60,8 +118,15 @@ def _step(
     )
 
 
-def replay_steps(record: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
-    """Every step of ``record`` as ``viewer`` (a seat, or None for a spectator) saw it.
+def _actions(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The record's actions (its events without the chance ones), at most :data:`MAX_STEPS`."""
+    events = record.get("events", [])
+    acts = [e for e in events if isinstance(e, Mapping) and "chance" not in e]
+    return acts[:MAX_STEPS]
+
+
+def _steps(record: Mapping[str, Any], viewer: int | None, start: int) -> Iterator[dict[str, Any]]:
+    """The steps of ``record`` from number ``start`` on, as ``viewer`` saw them.
 
     Raises :class:`ValueError` for a seat the game does not have and
     :class:`~ratgames.core.errors.RatgamesError` for a record that does not replay."""
@@ -69,25 +134,28 @@ def replay_steps(record: Mapping[str, Any], viewer: int | None) -> dict[str, Any
     game = state.game
     if viewer is not None and not 0 <= viewer < game.players:
         raise ValueError(f"there is no seat {viewer}; seats are 0 to {game.players - 1}")
-    steps: list[dict[str, Any]] = []
-    step, seen = _step(state, viewer, [], None, None)
-    step["seq"] = 0
-    steps.append(step)
-    n = 0
-    for event in record.get("events", []):
-        if not isinstance(event, Mapping) or "chance" in event:
-            continue
-        if n >= MAX_STEPS:
-            break
+    seen: list[Any] = []
+    if start == 0:
+        step, seen = _step(state, viewer, [], None, None)
+        yield step
+    for n, event in enumerate(_actions(record), start=1):
         seat, action, time = event.get("seat"), event.get("action"), event.get("time")
         try:
             state.apply(seat, action, time=time)
         except IllegalAction as exc:
-            raise RecordError(f"action {n + 1} ({action!r}) does not replay: {exc}") from None
-        n += 1
-        step, seen = _step(state, viewer, seen, seat, str(action))
-        step["seq"] = n
-        steps.append(step)
+            raise RecordError(f"action {n} ({action!r}) does not replay: {exc}") from None
+        if n == start - 1:  # what the viewer had seen before the page's first step
+            _, seen = _step(state, viewer, [], seat, str(action))
+        elif n >= start:
+            step, seen = _step(state, viewer, seen, seat, str(action))
+            step["seq"] = n
+            yield step
+
+
+def _header(record: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+    from ratgames.core.registry import get_game
+
+    game = get_game(record["game"], players=record["players"], options=record["options"])
     seats = record.get("seats") or [{"name": game.seat_name(i)} for i in range(game.players)]
     return {
         "game": game.id,
@@ -99,22 +167,179 @@ def replay_steps(record: Mapping[str, Any], viewer: int | None) -> dict[str, Any
         ],
         "viewer": viewer,
         "outcome": record.get("outcome"),
-        "steps": steps,
+        "moves": len(_actions(record)),
     }
 
 
-@router.get("/api/records/{record_id}/replay", include_in_schema=True)
-async def record_replay(record_id: int, request: Request, seat: int | None = None) -> Any:
-    """A stored game step by step, as ``seat`` (or a spectator, without it) saw it."""
-    engine = request.app.state.lobby.engine
-    record = await asyncio.to_thread(store.get_record, engine, record_id)
+def replay_steps(record: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
+    """Every step of ``record`` as ``viewer`` (a seat, or None for a spectator) saw it, in one
+    answer (for code that has the record at hand; the server pages it, see :func:`replay_page`).
+
+    Raises :class:`ValueError` for a seat the game does not have and
+    :class:`~ratgames.core.errors.RatgamesError` for a record that does not replay."""
+    steps = list(_steps(record, viewer, 0))
+    return {**_header(record, viewer), "steps": steps}
+
+
+def replay_page(
+    record: Mapping[str, Any],
+    record_id: int,
+    viewer: int | None,
+    start: int,
+    limit: int = PAGE_STEPS,
+    max_bytes: int = PAGE_BYTES,
+) -> bytes:
+    """One page of :class:`ReplayPage` as JSON: the steps from ``start`` on, at most ``limit``
+    of them, ending at the first that takes them past ``max_bytes`` (one at least).
+
+    Raises :class:`ValueError` for a seat or a start the game does not have and
+    :class:`~ratgames.core.errors.RatgamesError` for a record that does not replay."""
+    header = _header(record, viewer)
+    moves = header["moves"]
+    if start > moves:
+        raise ValueError(f"start {start} is past the last step: steps are 0 to {moves}")
+    parts: list[bytes] = []
+    size = 0
+    for step in _steps(record, viewer, start):
+        text = orjson.dumps(step)
+        parts.append(text)
+        size += len(text) + 1
+        if len(parts) >= limit or size >= max_bytes:
+            break
+    end = start + len(parts)
+    head = orjson.dumps({"id": record_id, **header, "start": start, "next": None})
+    if end <= moves:
+        head = head.replace(b'"next":null', b'"next":%d' % end)
+    return head[:-1] + b',"steps":[' + b",".join(parts) + b"]}"
+
+
+class ReplayPages:
+    """The server's made pages (a byte-bounded cache) and its limits on making more."""
+
+    def __init__(self, cache_bytes: int = CACHE_BYTES, queue_limit: int = QUEUE_LIMIT) -> None:
+        self.cache_bytes = cache_bytes
+        self.queue_limit = queue_limit
+        self._pages: OrderedDict[tuple[int, int | None, int, int], bytes] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()
+        self._making: asyncio.Semaphore | None = None
+        self._waiting = 0
+        self._clients: set[str] = set()
+        self.made = 0
+
+    def cached(self, key: tuple[int, int | None, int, int]) -> bytes | None:
+        with self._lock:
+            page = self._pages.get(key)
+            if page is not None:
+                self._pages.move_to_end(key)
+            return page
+
+    def keep(self, key: tuple[int, int | None, int, int], page: bytes) -> None:
+        if len(page) > self.cache_bytes:
+            return
+        with self._lock:
+            if key in self._pages:
+                return
+            self._pages[key] = page
+            self._size += len(page)
+            while self._size > self.cache_bytes:
+                _, old = self._pages.popitem(last=False)
+                self._size -= len(old)
+
+    async def make(self, engine: Any, client: str, key: tuple[int, int | None, int, int]) -> bytes:
+        """The page ``key`` (record id, viewer, start, limit), made in a worker thread."""
+        page = self.cached(key)
+        if page is not None:
+            return page
+        if client in self._clients:
+            raise RequestError(
+                429,
+                "rate_limited",
+                "a replay page is already being made for you: ask for the next when it has come",
+            )
+        if self._waiting >= self.queue_limit:
+            raise RequestError(
+                503, "server_error", "the server is busy making replays: try again in a moment"
+            )
+        if self._making is None:
+            self._making = asyncio.Semaphore(1)
+        self._clients.add(client)
+        self._waiting += 1
+        waiting = True
+        try:
+            async with self._making:
+                self._waiting -= 1
+                waiting = False
+                page = self.cached(key)
+                if page is None:
+                    page = await asyncio.to_thread(_make_page, engine, key)
+                    self.made += 1
+                    self.keep(key, page)
+        finally:
+            if waiting:
+                self._waiting -= 1
+            self._clients.discard(client)
+        return page
+
+
+def _make_page(engine: Any, key: tuple[int, int | None, int, int]) -> bytes:
+    record_id, viewer, start, limit = key
+    record = store.get_record(engine, record_id)
     if record is None:
-        raise HTTPException(404, f"no stored game has the id {record_id}")
+        raise RequestError(404, "no_such_table", f"no stored game has the id {record_id}")
     try:
-        answer = await asyncio.to_thread(replay_steps, record, seat)
+        return replay_page(record, record_id, viewer, start, limit, PAGE_BYTES)
     except RatgamesError as exc:
-        raise HTTPException(409, f"the stored game does not replay: {exc}") from None
+        raise RequestError(409, "wrong_status", f"the stored game does not replay: {exc}") from None
     except ValueError as exc:
-        raise HTTPException(400, str(exc)) from None
-    answer["id"] = record_id
-    return answer
+        raise RequestError(400, "invalid_message", str(exc)) from None
+
+
+def pages_of(request: Request) -> ReplayPages:
+    """The app's :class:`ReplayPages` (made with the app's first replay)."""
+    state = request.app.state
+    pages: ReplayPages | None = getattr(state, "replay_pages", None)
+    if pages is None:
+        pages = state.replay_pages = ReplayPages()
+    return pages
+
+
+@router.get(
+    "/api/records/{record_id}/replay",
+    response_model=ReplayPage,
+    response_class=Response,
+    responses={
+        200: {"model": ReplayPage, "content": {"application/json": {}}},
+        400: {"model": ProblemDetail},
+        403: {"model": ProblemDetail},
+        404: {"model": ProblemDetail},
+        409: {"model": ProblemDetail},
+        422: {"model": ProblemDetail},
+        429: {"model": ProblemDetail},
+        503: {"model": ProblemDetail},
+    },
+)
+async def record_replay(
+    request: Request,
+    record_id: Annotated[int, Path(ge=0, le=store.MAX_ID)],
+    seat: Annotated[int | None, Query(ge=0, le=63)] = None,
+    start: Annotated[int, Query(ge=0, le=MAX_STEPS)] = 0,
+    limit: Annotated[int, Query(ge=1, le=PAGE_STEPS)] = PAGE_STEPS,
+    x_ratgames_token: Annotated[
+        str | None,
+        Header(
+            alias=TOKEN_HEADER,
+            description=f"Seat or host tokens of the game's table, separated by commas (at most "
+            f"{MAX_HEADER_TOKENS}): needed for the game of a private table.",
+        ),
+    ] = None,
+) -> Response:
+    """A stored game step by step, as ``seat`` (or a spectator, without it) saw it, one page
+    from step ``start`` on (see ``next``)."""
+    from ratgames.server.app import check_record_access
+
+    engine = request.app.state.lobby.engine
+    await check_record_access(engine, record_id, x_ratgames_token)
+    client = request.client.host if request.client else "?"
+    page = await pages_of(request).make(engine, client, (record_id, seat, start, limit))
+    return Response(content=page, media_type="application/json")
