@@ -62,6 +62,79 @@ def _db_option() -> Callable[[F], F]:
     "links, more server CPU per action.",
 )
 @click.option("--log-level", default="info", show_default=True, help="uvicorn's log level.")
+@click.option(
+    "--max-connections",
+    default=0,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Connections held at once (0: what the open-files limit allows, less a reserve).",
+)
+@click.option(
+    "--max-conns-per-address",
+    default=64,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Connections from one address at once (0: no limit).  Behind a proxy every client "
+    "has the proxy's address.",
+)
+@click.option(
+    "--idle-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Seconds a connection has to send its request, and a WebSocket to say hello (0: no "
+    "limit).",
+)
+@click.option(
+    "--max-spectators",
+    default=50,
+    show_default=True,
+    type=click.IntRange(min=0),
+    help="Spectators at one table (0: no limit).",
+)
+@click.option(
+    "--spectator-chat/--no-spectator-chat",
+    default=False,
+    show_default=True,
+    help="Let spectators chat (players always may).",
+)
+@click.option(
+    "--tables-per-minute",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Tables one address may create a minute, as many at once (0: no limit).",
+)
+@click.option(
+    "--lookups-per-minute",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Failed table-code lookups one address may make a minute, twice as many at once; "
+    "then its lookups are refused until it may again (0: no limit).",
+)
+@click.option(
+    "--lobby-idle",
+    default=600.0,
+    show_default=True,
+    type=click.FloatRange(min=0),
+    help="Seconds a table may wait in the lobby with nobody connected before it expires "
+    "(0: never).",
+)
+@click.option(
+    "--max-bot-seconds",
+    default=5.0,
+    show_default=True,
+    type=click.FloatRange(min=0.01),
+    help="The longest a search bot may think per move (the levels always fit).",
+)
+@click.option(
+    "--max-bot-iterations",
+    default=20_000,
+    show_default=True,
+    type=click.IntRange(min=1),
+    help="The most iterations a search bot may use per move.",
+)
 def serve(
     host: str,
     port: int,
@@ -71,23 +144,65 @@ def serve(
     allow_origin: tuple[str, ...],
     compress: bool,
     log_level: str,
+    max_connections: int,
+    max_conns_per_address: int,
+    idle_timeout: float,
+    max_spectators: int,
+    spectator_chat: bool,
+    tables_per_minute: float,
+    lookups_per_minute: float,
+    lobby_idle: float,
+    max_bot_seconds: float,
+    max_bot_iterations: int,
 ) -> None:
     """Run the game server: the lobby's REST API and the WebSocket for play.
 
     The database's schema is brought up to date at the start (Alembic migrations), and every
-    table that was in play is brought back where it was."""
+    table that was in play is brought back where it was.  What one client may take of the
+    server is limited (docs/server.md, "Limits").
+
+    \b
+    Examples:
+      ratgames serve --host 0.0.0.0 --port 9000
+      ratgames serve --max-conns-per-address 0 --tables-per-minute 0   # a load test on loopback
+      ratgames serve --max-bot-seconds 10 --spectator-chat
+    """
     import uvicorn
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     from .app import WS_MAX_SIZE, create_app
+    from .limits import (
+        ConnectionGuard,
+        Rate,
+        connections_for,
+        guarded_protocol,
+        raise_open_files_limit,
+    )
     from .tables import Settings, default_workers
 
     if bot_pause < 0:
         raise click.BadParameter("must not be negative", param_hint="--bot-pause")
+    open_files = raise_open_files_limit()
+    most = connections_for(open_files) if open_files else 0
+    if max_connections == 0 or (most and max_connections > most):
+        max_connections = most
     settings = Settings(
         bot_pause=bot_pause,
         pool_workers=workers if workers is not None else default_workers(),
         allowed_origins=tuple(allow_origin),
+        max_connections=max_connections,
+        max_conns_per_address=max_conns_per_address,
+        idle_timeout=idle_timeout,
+        max_spectators=max_spectators,
+        spectator_chat=spectator_chat,
+        create_rate=Rate(tables_per_minute, 60.0, tables_per_minute),
+        lookup_rate=Rate(lookups_per_minute, 60.0, 2 * lookups_per_minute),
+        lobby_idle=lobby_idle,
+        max_bot_seconds=max_bot_seconds,
+        max_bot_iterations=max_bot_iterations,
+        bound_logs=True,
     )
+    guard = ConnectionGuard(max_connections, max_conns_per_address, idle_timeout)
     url = store.database_url(db)
     store.make_engine(url)  # checks the URL before anything starts
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
@@ -101,6 +216,8 @@ def serve(
         ws_per_message_deflate=compress,
         log_level=log_level,
         lifespan="on",
+        http=guarded_protocol(AutoHTTPProtocol, guard),
+        backlog=min(2048, max(64, max_connections)) if max_connections else 2048,
     )
 
 

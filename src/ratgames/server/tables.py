@@ -1017,6 +1017,7 @@ class Lobby:
                     log.exception("expiring idle tables failed")
 
         if self._sweeper is None and self.settings.lobby_idle > 0:
+            every = min(every, self.settings.lobby_idle / 2)
             self._sweeper = asyncio.get_running_loop().create_task(sweep_on())
 
     async def expire_idle(self) -> int:

@@ -152,6 +152,8 @@ class SearchQueue:
         self, key: Hashable, done: asyncio.Future[Any], result: asyncio.Future[Any]
     ) -> None:
         self.running.discard(key)
+        if key in self.waiting:
+            self.waiting.move_to_end(key)  # it just had its turn: the others go first
         if not done.cancelled():
             if result.cancelled():
                 done.cancel()
