@@ -18,12 +18,17 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T>(path: string, body?: unknown): Promise<T> {
+/** The header that shows the server seat or host tokens (a private table's games need one). */
+const TOKEN_HEADER = "X-Ratgames-Token";
+/** The most tokens the server takes in one header. */
+const MAX_TOKENS = 64;
+
+async function call<T>(path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {
       method: body === undefined ? "GET" : "POST",
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers: body === undefined ? extra : { "content-type": "application/json", ...extra },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
@@ -42,6 +47,83 @@ async function call<T>(path: string, body?: unknown): Promise<T> {
   return data as T;
 }
 
+/** Every seat and host token this browser keeps for its tables (see storage.ts). */
+function rememberedTokens(): string[] {
+  const out: string[] = [];
+  try {
+    const kv = globalThis.localStorage;
+    for (let i = 0; i < kv.length; i++) {
+      const key = kv.key(i);
+      if (key === null || !key.startsWith("ratgames.table.")) continue;
+      const keys = JSON.parse(kv.getItem(key) ?? "null") as { token?: unknown; host_token?: unknown } | null;
+      for (const t of [keys?.token, keys?.host_token]) {
+        if (typeof t === "string" && /^[A-Za-z0-9_-]{1,128}$/.test(t) && !out.includes(t)) out.push(t);
+      }
+    }
+  } catch {
+    // no storage, or an entry that is not ours: only public games then
+  }
+  return out;
+}
+
+/** The token headers to try, at most MAX_TOKENS tokens each (none if nothing is kept). */
+function tokenHeaders(): Record<string, string>[] {
+  const tokens = rememberedTokens();
+  const out: Record<string, string>[] = [];
+  for (let i = 0; i < tokens.length; i += MAX_TOKENS) {
+    out.push({ [TOKEN_HEADER]: tokens.slice(i, i + MAX_TOKENS).join(",") });
+  }
+  return out;
+}
+
+/** A GET that a private table's game refuses (403) without a token of that table: tried
+ * without tokens, then with the tokens kept here; returns the answer and the header that
+ * worked. */
+async function withTokens<T>(path: string): Promise<[T, Record<string, string>]> {
+  try {
+    return [await call<T>(path), {}];
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 403) throw e;
+    for (const header of tokenHeaders()) {
+      try {
+        return [await call<T>(path, undefined, header), header];
+      } catch (again) {
+        if (!(again instanceof ApiError) || again.status !== 403) throw again;
+      }
+    }
+    throw e;
+  }
+}
+
+/** A GET asked again, after a pause, while the server says it is busy (429, 503). */
+async function patiently<T>(path: string, header: Record<string, string>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call<T>(path, undefined, header);
+    } catch (e) {
+      if (!(e instanceof ApiError) || (e.status !== 429 && e.status !== 503) || attempt >= 20) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 250 + 100 * attempt));
+    }
+  }
+}
+
+/** One page of a replay: its steps from `start`, and where the next page starts. */
+type ReplayPage = Replay & { moves: number; start: number; next: number | null };
+
+/** A stored game's replay, its pages fetched one after another and put together. */
+async function replay(id: number, seat: number | null): Promise<Replay> {
+  const base = `/api/records/${id}/replay?${seat === null ? "" : `seat=${seat}&`}start=`;
+  const [first, header] = await withTokens<ReplayPage>(base + "0");
+  const steps = [...first.steps];
+  let next = first.next;
+  while (typeof next === "number" && next > 0) {
+    const page = await patiently<ReplayPage>(base + next, header);
+    steps.push(...page.steps);
+    next = page.next;
+  }
+  return { ...first, steps };
+}
+
 export const api = {
   games: () => call<GameInfo[]>("/api/games"),
   tables: () => call<TableInfo[]>("/api/tables"),
@@ -52,8 +134,8 @@ export const api = {
       `/api/tables/${encodeURIComponent(code)}/join`,
       seat === undefined ? { name } : { name, seat },
     ),
+  /** Public games, and the private ones of the tables whose tokens this browser keeps. */
   records: (before?: number) =>
-    call<RecordSummary[]>(`/api/records?limit=50${before ? `&before=${before}` : ""}`),
-  replay: (id: number, seat: number | null) =>
-    call<Replay>(`/api/records/${id}/replay${seat === null ? "" : `?seat=${seat}`}`),
+    call<RecordSummary[]>(`/api/records?limit=50${before ? `&before=${before}` : ""}`, undefined, tokenHeaders()[0] ?? {}),
+  replay,
 };
