@@ -299,7 +299,7 @@ def test_odd_ids_and_versions_get_an_error_and_the_connection_stays(server: Runn
 
 @pytest.mark.parametrize(
     "text",
-    ["abc\u202egpj.exe", "left\u2066right", "bell\x07", "nul\x00x", "mark\u200fx", "\ud800"],
+    ["abc\u202egpj.exe", "left\u2066right", "bell\x07", "nul\x00x", "mark\u200fx"],
 )
 def test_chat_refuses_control_and_bidi_characters(server: Running, text: str) -> None:
     async def main() -> None:

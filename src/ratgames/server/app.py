@@ -172,6 +172,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         400: {"model": ProblemDetail},
         422: {"model": ProblemDetail},
     }
+    limited: dict[int | str, dict[str, Any]] = {429: {"model": ProblemDetail}}
 
     def lobby_of(request: Request | WebSocket) -> Lobby:
         lobby: Lobby = request.app.state.lobby
@@ -212,7 +213,12 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             )
         return game_info(game_id)
 
-    @app.post("/api/tables", status_code=201, response_model=CreatedTable, responses=malformed)
+    @app.post(
+        "/api/tables",
+        status_code=201,
+        response_model=CreatedTable,
+        responses={**malformed, **limited},
+    )
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         table, host_token, seat, token = await lobby_of(request).create(body, address_of(request))
         return {
@@ -236,7 +242,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     ) -> list[dict[str, Any]]:
         return [t.info() for t in lobby_of(request).public_tables(limit, after)]
 
-    @app.get("/api/tables/{code}", response_model=TableInfo, responses=errors)
+    @app.get("/api/tables/{code}", response_model=TableInfo, responses={**errors, **limited})
     async def get_table(
         code: str, request: Request, x_ratgames_token: TokenHeader = None
     ) -> dict[str, Any]:
@@ -244,7 +250,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         table = await lobby_of(request).get(code, address_of(request))
         return table.info(insider=insider(table, tokens))
 
-    @app.post("/api/tables/{code}/join", response_model=Joined, responses=errors)
+    @app.post("/api/tables/{code}/join", response_model=Joined, responses={**errors, **limited})
     async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
         lobby = lobby_of(request)
         table, seat, token = await lobby.join(code, body.name, body.seat, address_of(request))
