@@ -408,3 +408,26 @@ def test_the_openapi_document_describes_the_error_answers(server: Running) -> No
                     assert schema["$ref"] == problem, (method, path, status)
     assert "403" in doc["paths"]["/api/records/{record_id}"]["get"]["responses"]
     assert "400" in doc["paths"]["/api/records"]["get"]["responses"]
+
+
+def test_serve_answers_to_its_own_name_and_the_allowed_ones(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    from click.testing import CliRunner
+
+    import ratgames.server.app as app_module
+    import ratgames.server.cli as cli_module
+    from ratgames.server.cli import serve
+
+    made: list[Any] = []
+    monkeypatch.setattr(cli_module, "quiet_garbage_collector", lambda: None)
+    monkeypatch.setattr(app_module, "create_app", lambda url, settings: made.append(settings))
+    monkeypatch.setattr("uvicorn.run", lambda *a, **k: None)
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    args = ["--db", db, "--host", "games.lan", "--allow-host", "games.example.org"]
+    result = CliRunner().invoke(serve, args)
+    assert result.exit_code == 0, result.output
+    assert set(made[0].allowed_hosts) == {"games.lan", "games.example.org"}
+    result = CliRunner().invoke(serve, ["--db", db])
+    assert result.exit_code == 0, result.output
+    assert made[1].allowed_hosts == ("127.0.0.1",)

@@ -55,6 +55,15 @@ def _db_option() -> Callable[[F], F]:
     "server's own (repeatable; * for any).",
 )
 @click.option(
+    "--allow-host",
+    multiple=True,
+    metavar="NAME",
+    help="A host name the server answers to (games.example.org: the name players type, or "
+    "the one a proxy passes on), besides IP addresses, localhost and the --host name; other "
+    "names are refused, so that no page of another site pointed at this address (DNS "
+    "rebinding) gets in (repeatable; * for any).",
+)
+@click.option(
     "--compress/--no-compress",
     default=False,
     show_default=True,
@@ -142,6 +151,7 @@ def serve(
     bot_pause: float,
     workers: int | None,
     allow_origin: tuple[str, ...],
+    allow_host: tuple[str, ...],
     compress: bool,
     log_level: str,
     max_connections: int,
@@ -164,6 +174,7 @@ def serve(
     \b
     Examples:
       ratgames serve --host 0.0.0.0 --port 9000
+      ratgames serve --host 0.0.0.0 --allow-host games.example.org   # reached by that name
       ratgames serve --max-conns-per-address 0 --tables-per-minute 0   # a load test on loopback
       ratgames serve --max-bot-seconds 10 --spectator-chat
     """
@@ -190,6 +201,7 @@ def serve(
         bot_pause=bot_pause,
         pool_workers=workers if workers is not None else default_workers(),
         allowed_origins=tuple(allow_origin),
+        allowed_hosts=(*allow_host, host),
         max_connections=max_connections,
         max_conns_per_address=max_conns_per_address,
         idle_timeout=idle_timeout,
