@@ -321,13 +321,81 @@ def test_action_times_are_checked(game_id: str) -> None:
     before = _snap(state)
     seat = state.seats_to_act()[0]
     action = state.legal_actions(seat)[0]
-    for bad in ("abc", float("nan"), float("inf"), -1, True, 1.0, [3]):
+    huge = 10**400  # too large for a float: refused, not an OverflowError
+    for bad in ("abc", float("nan"), float("inf"), -1, -0.00001, True, 1.0, [3], huge, -huge):
         with pytest.raises(IllegalAction, match="time"):
             state.apply(seat, action, time=bad)  # type: ignore[arg-type]
         assert _snap(state) == before
+    with pytest.raises(IllegalAction, match="not a number of about 401 digits"):
+        state.apply(seat, action, time=huge)
+    with pytest.raises(IllegalAction, match=r"an int or a float\), not True"):
+        state.apply(seat, action, time=True)
     state.apply(seat, action, time=2.5)  # the same time again is fine
     record = json.loads(json.dumps(state.record(), allow_nan=False))
     assert _snap(ratgames.replay(record)) == _snap(state)
+    # The same times in a record: a RecordError naming the event, never an OverflowError.
+    for bad in (huge, -1, "abc", True):
+        broken = json.loads(json.dumps(record))
+        last = [e for e in broken["events"] if "action" in e][-1]
+        last["time"] = bad
+        with pytest.raises(RecordError, match="does not replay: an action's time"):
+            ratgames.replay(broken)
+
+
+@pytest.mark.parametrize("game_id", [g for g in ratgames.game_ids() if game_class(g).real_time])
+def test_bot_played_real_time_games_replay_to_the_same_snapshot(game_id: str) -> None:
+    """The README's ``replay(record).snapshot() == state.snapshot()`` holds for games played by
+    bots on the simulated clock, whose reaction times have many decimals."""
+    game = ratgames.get_game(game_id)
+    for seed in range(6):
+        bots = [ratgames.make_bot(game, "heuristic", seed=seed * 10 + s) for s in range(2)]
+        bots += [ratgames.make_bot(game, "random", seed=s) for s in range(2, game.players)]
+        state = ratgames.play_game(game, bots, seed=seed)
+        record = json.loads(json.dumps(state.record(), allow_nan=False))
+        assert ratgames.replay(record).snapshot() == state.snapshot(), f"seed {seed}"
+
+
+TIMES = st.floats(min_value=0, max_value=3, allow_nan=False) | st.sampled_from(
+    [0, 0.00004, 0.00005, 0.00006, 1e-9, 0.12345678]
+)
+"""Steps between action times: whole, finer than the clock's 0.1 ms, or none."""
+
+
+@pytest.mark.parametrize("game_id", ratgames.game_ids())
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32), data=st.data())
+def test_random_times_replay_exactly(game_id: str, seed: int, data: st.DataObject) -> None:
+    """Whatever the action times (any number of decimals, steps finer than the clock), a record
+    replays to the very state the live game reached, and the replayed game accepts or refuses
+    each next time exactly as the live one does."""
+    game = ratgames.get_game(game_id)
+    rng = Rng(seed)
+    state = game.new_state(seed=seed)
+    clock = 0.0
+    steps = 0
+    while not state.is_over() and steps < 60:
+        to_act = state.seats_to_act()
+        seat = to_act[rng.randbelow(len(to_act))]
+        legal = state.legal_actions(seat)
+        action = legal[rng.randbelow(len(legal))]
+        # Mostly forward; now and then a little back, which both games must judge alike.
+        back = data.draw(st.sampled_from([0.0, 0.0, 0.0, 0.00002, 0.00007, 0.5]))
+        clock = max(0.0, clock + data.draw(TIMES) - back)
+        replayed = ratgames.replay(json.loads(json.dumps(state.record(), allow_nan=False)))
+        assert _snap(replayed) == _snap(state)
+        verdicts = []
+        for copy in (state, replayed):
+            try:
+                copy.apply(seat, action, time=clock)
+                verdicts.append("accepted")
+            except IllegalAction as exc:
+                verdicts.append(str(exc))
+        assert verdicts[0] == verdicts[1], f"at {clock!r} s the live game and its replay differ"
+        if verdicts[0] != "accepted":
+            clock += 1  # past the refused time: play on
+            state.apply(seat, action, time=clock)
+        steps += 1
+    assert _snap(ratgames.replay(state.record())) == _snap(state)
 
 
 def _action_objects(game: Game) -> Any:

@@ -164,6 +164,29 @@ class Outcome:
         return tuple([1 + bisect_left(ranked, mine) for mine in keyed])
 
 
+CLOCK_DIGITS = 4
+"""Action times are kept to this many decimals of a second (0.1 ms), live and in records."""
+
+
+def clock_time(seconds: float) -> float:
+    """An action time (finite, not negative) as the engine keeps it: rounded to
+    :data:`CLOCK_DIGITS` decimals, the resolution records are written in, so that a replayed
+    game holds the very times (and accepts the very next times) the live one did.
+
+    >>> clock_time(1.00004), clock_time(1.00006), clock_time(2.5)
+    (1.0, 1.0001, 2.5)
+    """
+    return round(seconds, CLOCK_DIGITS)
+
+
+def _short_repr(value: object) -> str:
+    """``repr(value)`` cut to a readable length (a huge int is shown by its size)."""
+    if isinstance(value, int) and abs(value) > 10**30:  # too long to show (or to write out)
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def same_action(a: object, b: object) -> bool:
     """``a == b`` with the same types all the way down (tuples, named tuples, dataclasses,
     lists), so that ``True`` does not pass for ``1`` nor ``1.0`` for ``1``.
@@ -427,7 +450,8 @@ class State(ABC, Generic[A, G]):
     def _apply(self, seat: int, action: A, time: float | None) -> None:
         """Carry out an action already checked by :meth:`check`, taken at ``time`` seconds from
         the start (None when the caller gives no time; :meth:`apply` has checked that a given
-        time is a finite number, not below the last one)."""
+        time is a finite number, not below the last one, and rounded it with
+        :func:`clock_time`)."""
 
     @abstractmethod
     def is_over(self) -> bool:
@@ -562,16 +586,25 @@ class State(ABC, Generic[A, G]):
         return seat  # type: ignore[return-value,unused-ignore]
 
     def _check_time(self, time: object) -> float | None:
-        """``time`` as a float if it is a valid action time, else :class:`IllegalAction`."""
+        """``time`` on the engine's clock (:func:`clock_time`) if it is a valid action time,
+        else :class:`IllegalAction` naming what is allowed."""
         if time is None:
             return None
         if time.__class__ not in (int, float):
             raise IllegalAction(
-                f"an action's time is a number of seconds from the start, not {time!r}"
+                "an action's time is a number of seconds from the start (an int or a float), "
+                f"not {_short_repr(time)}"
             )
-        t = float(time)  # type: ignore[arg-type,unused-ignore]
+        try:
+            t = float(time)  # type: ignore[arg-type,unused-ignore]
+        except OverflowError:  # an int too large for a float
+            t = math.inf
         if not math.isfinite(t) or t < 0:
-            raise IllegalAction(f"an action's time must be finite and not negative, not {time!r}")
+            raise IllegalAction(
+                "an action's time must be a finite number of seconds, 0 or more, "
+                f"not {_short_repr(time)}"
+            )
+        t = clock_time(t)
         if t < self._time:
             raise IllegalAction(
                 f"an action's time cannot go back: {t:g} s is before the last action's "
@@ -610,9 +643,12 @@ class State(ABC, Generic[A, G]):
 
     def apply(self, seat: object, action: A | str, time: object = None) -> None:
         """Apply ``action`` (an action or its notation) by ``seat``, at ``time`` seconds from the
-        start if known (a finite number, not negative, never below an earlier action's time).
-        An illegal or malformed action raises :class:`IllegalAction` (:class:`InvalidNotation`
-        for text that is not an action) and leaves the state exactly as it was.
+        start if known (an int or float, finite, not negative, never below an earlier action's
+        time).  The engine keeps times to 0.1 ms (:func:`clock_time`): a time is rounded on
+        entry and compared with the last one as rounded, live and in a replay alike.  An
+        illegal or malformed action (or time) raises :class:`IllegalAction`
+        (:class:`InvalidNotation` for text that is not an action) and leaves the state exactly
+        as it was.
         """
         t = None if time is None else self._check_time(time)
         act: A = cast(A, self.game.parse_action(action)) if isinstance(action, str) else action
@@ -632,6 +668,7 @@ class State(ABC, Generic[A, G]):
         state corrupt.  ``time``, if given, must be one :meth:`apply` would accept.
         """
         if time is not None:
+            time = clock_time(time)
             self._time = time
         if self._recording:
             self._log = (("action", seat, action, time), self._log)

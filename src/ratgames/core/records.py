@@ -53,8 +53,8 @@ def build_record(
     for event in state.events():
         if event[0] == "action":
             entry: dict[str, Any] = {"seat": event[1], "action": str(event[2])}
-            if event[3] is not None:
-                entry["time"] = round(float(event[3]), 4)
+            if event[3] is not None:  # as the engine keeps it (to 0.1 ms): replays exactly
+                entry["time"] = event[3]
             events.append(entry)
         else:
             outcome = event[2]
