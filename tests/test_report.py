@@ -253,10 +253,19 @@ def test_a_tournament_gets_ratings_and_a_crosstable(
     for p in data["pairings"]:
         a, b = p["bots"]
         scores[(a, b)], scores[(b, a)] = p["score"], 1 - p["score"]
+    # heuristic beat random on every deal: the file's intervals are points, the page's not.
+    assert [p["score"] for p in data["pairings"]][:2] == [0.0, 0.0]
+    shown = {"random": "or less", "heuristic": "or more", "heuristic:defend=false": " to "}
     for i, r in enumerate(data["ratings"]):
         lo, hi = r["rating_95ci"]
+        assert lo == hi == r["rating"]
         row = [f"<td>{i + 1}</td><td><code>{r['bot']}</code></td>"]
-        row.append(cell(f"{r['rating']:.0f}") + cell(f"{lo:.0f} to {hi:.0f}"))
+        text = re.search(
+            re.escape("".join(row)) + r"<td class=num>\d+</td><td class=num>([^<]+)<", html
+        )
+        assert text is not None and shown[r["bot"]] in text.group(1)
+        assert f"{r['rating']:.0f} to {r['rating']:.0f}" not in text.group(1)
+        row.append(cell(f"{r['rating']:.0f}") + cell(text.group(1)))
         row += [cell("-" if o == r["bot"] else pct(scores[(r["bot"], o)])) for o in order]
         assert "".join(row) in html
 
@@ -385,3 +394,215 @@ def test_only_the_report_imports_matplotlib() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def tournament_json(points: dict[tuple[str, str], tuple[float, float]], deals: int) -> Any:
+    """A tournament's JSON with these pairings' points (two games a deal), its ratings and
+    intervals as ratgames tournament computes them."""
+    from ratgames.tournament import TournamentResult, bootstrap_intervals, bradley_terry
+
+    bots = list(dict.fromkeys(b for pair in points for b in pair))
+    result = TournamentResult("caged-rats", 2, {}, bots, 2 * deals)
+    for pair, (sa, _) in points.items():
+        share = sa / (2 * deals)
+        result.outcomes[pair] = [share] * (2 * deals)
+        result.scores[pair] = (sa, 2 * deals - sa)
+    result.ratings = bradley_terry(bots, result.scores)
+    result.intervals, result.score_intervals = bootstrap_intervals(result)
+    return result.to_json()
+
+
+def test_a_perfect_record_gets_a_real_rating_interval(tmp_path: Path) -> None:
+    deals = 5
+    obj = tournament_json(
+        {("a", "b"): (10.0, 0.0), ("a", "c"): (10.0, 0.0), ("b", "c"): (5.0, 5.0)}, deals
+    )
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(obj))
+    t = load_input(path).data
+    ratings = {r["bot"]: r for r in obj["ratings"]}
+    assert ratings["a"]["rating_95ci"][0] == ratings["a"]["rating_95ci"][1]  # a point
+    got = t.rating_intervals()  # type: ignore[union-attr]
+    lo, hi = got["a"]
+    assert lo < ratings["a"]["rating"] - 100 and hi == float("inf")
+    # b lost every deal to a: its interval reaches a's score at the low end of its interval.
+    lo, hi = got["b"]
+    file_lo, file_hi = ratings["b"]["rating_95ci"]
+    assert lo <= file_lo and file_hi + 50 < hi < float("inf")
+    # Where every pairing had doubt, the file's interval stands.
+    obj = tournament_json(
+        {("a", "b"): (7.0, 3.0), ("a", "c"): (6.0, 4.0), ("b", "c"): (5.0, 5.0)}, deals
+    )
+    path.write_text(json.dumps(obj))
+    t = load_input(path).data
+    assert t.rating_intervals() == {  # type: ignore[union-attr]
+        r["bot"]: tuple(r["rating_95ci"]) for r in obj["ratings"]
+    }
+
+
+def svg_root(path: Path) -> str:
+    import xml.etree.ElementTree as ET
+
+    return ET.parse(path).getroot().tag
+
+
+@pytest.mark.parametrize("fmt", ["svg", "pdf"])
+def test_vector_formats_for_papers(inputs: dict[str, Path], tmp_path: Path, fmt: str) -> None:
+    for folder in ("a", "b"):
+        result = report(
+            inputs["per_game"], inputs["tournament"], "-o", tmp_path / folder, "--format", fmt
+        )
+        assert f".{fmt}: " in result.output and ".png" not in result.output
+    made = sorted((tmp_path / "a").glob(f"*.{fmt}"))
+    assert len(made) == 6 and not list((tmp_path / "a").glob("*.png"))
+    html = (tmp_path / "a" / "index.html").read_text()
+    for f in made:
+        if fmt == "svg":
+            assert svg_root(f) == "{http://www.w3.org/2000/svg}svg"
+            assert f'<img src="{f.name}"' in html
+        else:
+            assert f.read_bytes().startswith(b"%PDF-")
+            assert f'<object data="{f.name}" type="application/pdf"' in html
+        # No date in the file: the same input gives the same bytes.
+        assert f.read_bytes() == (tmp_path / "b" / f.name).read_bytes(), f.name
+
+
+def test_dpi_sets_the_png_resolution(inputs: dict[str, Path], tmp_path: Path) -> None:
+    sizes = {}
+    for dpi in ("75", "300"):
+        report(inputs["totals"], "-o", tmp_path / dpi, "--dpi", dpi)
+        with Image.open(tmp_path / dpi / "win-rates-by-bot.png") as image:
+            sizes[dpi] = image.size
+            assert round(image.info["dpi"][0]) == int(dpi)
+    assert sizes["300"][0] == 4 * sizes["75"][0]
+    report(inputs["totals"], "-o", tmp_path / "default")
+    with Image.open(tmp_path / "default" / "win-rates-by-bot.png") as image:
+        assert image.size[0] == 2 * sizes["75"][0]  # 150 dpi unless told
+
+
+def test_bad_format_or_dpi_in_one_line(
+    inputs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for args, message in [
+        (["--format", "jpg"], "'jpg' is not one of 'png', 'svg', 'pdf'"),
+        (["--dpi", "20"], "20 is not in the range 50<=x<=1200"),
+        (["--dpi", "many"], "'many' is not a valid integer"),
+    ]:
+        code, err = run_main(capsys, "report", str(inputs["totals"]), "-o", str(tmp_path), *args)
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "index.html").exists()
+    with pytest.raises(ValueError, match="format must be one of png, svg, pdf"):
+        from ratgames.report import build_report
+
+        build_report([load_input(inputs["totals"])], tmp_path, format="gif")
+
+
+def test_a_symmetric_sweep_marks_no_best_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --sweep-all and one bot, every seat takes the same value: the highest win rate
+    is the luck of the deals, so neither the plots nor the page name a best value."""
+    from matplotlib.axes import Axes
+
+    path = tmp_path / "all.json"
+    result = invoke(
+        "simulate",
+        "rat-a-tat-cat",
+        "-o",
+        "mode=round",
+        "-w",
+        "1",
+        "-g",
+        "6",
+        "-b",
+        "heuristic",
+        "-b",
+        "heuristic",
+        "--sweep",
+        "knock=4,9,14",
+        "--sweep-all",
+        "--json",
+        path,
+    )
+    assert result.exit_code == 0, result.output
+    markers: list[object] = []
+    plot = Axes.plot
+
+    def spy(self: Axes, *args: Any, **kwargs: Any) -> Any:
+        markers.append(kwargs.get("marker"))
+        return plot(self, *args, **kwargs)
+
+    monkeypatch.setattr(Axes, "plot", spy)
+    report(path, "-o", tmp_path / "r")
+    html = (tmp_path / "r" / "index.html").read_text()
+    assert "*" not in markers and "o" in markers
+    assert "Best knock" not in html and "no value is best" in html
+    assert "--sweep-all" in html
+    # Two of them overlaid: no stars either, and no best value in the table.
+    markers.clear()
+    report(path, path, "-o", tmp_path / "two")
+    html = (tmp_path / "two" / "index.html").read_text()
+    assert "*" not in markers and "none: every seat takes the same value" in html
+    # A sweep of one seat still marks its best value.
+    markers.clear()
+    sweep = tmp_path / "one.json"
+    result = invoke(
+        "simulate",
+        "rat-a-tat-cat",
+        "-o",
+        "mode=round",
+        "-w",
+        "1",
+        "-g",
+        "6",
+        "-b",
+        "heuristic",
+        "-b",
+        "heuristic",
+        "--sweep",
+        "knock=4,9,14",
+        "--json",
+        sweep,
+    )
+    assert result.exit_code == 0, result.output
+    report(sweep, "-o", tmp_path / "one")
+    assert "*" in markers
+
+
+def test_one_colour_per_kind_of_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from matplotlib.axes import Axes
+
+    path = tmp_path / "dup.json"
+    result = invoke(
+        "simulate",
+        "rats",
+        "-n",
+        "4",
+        "-w",
+        "1",
+        "-g",
+        "8",
+        "-b",
+        "heuristic",
+        "-b",
+        "random",
+        "-b",
+        "random",
+        "-b",
+        "random",
+        "--json",
+        path,
+        "--per-game",
+    )
+    assert result.exit_code == 0, result.output
+    bars: list[list[str]] = []
+    barh = Axes.barh
+
+    def spy(self: Axes, *args: Any, **kwargs: Any) -> Any:
+        bars.append(list(kwargs["color"]))
+        return barh(self, *args, **kwargs)
+
+    monkeypatch.setattr(Axes, "barh", spy)
+    report(path, "-o", tmp_path / "r")
+    by_bot = bars[0]  # the first plot: win rate by bot
+    assert len(by_bot) == 4 and by_bot[0] != by_bot[1] and len(set(by_bot[1:])) == 1

@@ -1,4 +1,5 @@
-"""A report: one HTML page (``index.html``) with its PNG plots beside it in one folder.
+"""A report: one HTML page (``index.html``) with its plots (PNG, SVG or PDF) beside it in one
+folder.
 
 The plots are files beside the page, not embedded in it: the page stays small and opens at once,
 each plot can be used on its own (in a Markdown document, a slide), and the folder as a whole
@@ -128,10 +129,18 @@ def _table(
 
 
 def _figure(plot: Plot) -> str:
+    name, alt = _esc(plot.file), f"{_esc(plot.title)}: {_esc(plot.caption)}"
+    if plot.file.endswith(".pdf"):
+        # Browsers show a PDF in an object, not an image; the link opens it where they cannot.
+        shown = (
+            f'<object data="{name}" type="application/pdf" width="100%" height="520">'
+            f'<a href="{name}">{alt}</a></object>'
+        )
+    else:
+        shown = f'<a href="{name}"><img src="{name}" alt="{alt}"></a>'
     return (
-        f'<figure id="{_esc(plot.file)}"><a href="{_esc(plot.file)}">'
-        f'<img src="{_esc(plot.file)}" alt="{_esc(plot.title)}: {_esc(plot.caption)}"></a>'
-        f"<figcaption><strong>{_esc(plot.title)}</strong> ({_esc(plot.file)}). "
+        f'<figure id="{name}">{shown}'
+        f"<figcaption><strong>{_esc(plot.title)}</strong> ({name}). "
         f"{_esc(plot.caption)}</figcaption></figure>"
     )
 
@@ -244,10 +253,20 @@ def _overlapping(rates: Sequence[tuple[float, float]], best: int) -> list[int]:
 
 
 def best_sentence(sweep: Sweep) -> str:
-    """The best value of a sweep, with the values the data cannot tell apart from it."""
+    """The best value of a sweep, with the values the data cannot tell apart from it; none
+    when every seat takes the same value (:func:`ratgames.report.plots.symmetric`)."""
     curve = P.Curve.of(sweep, "")
     b = curve.best()
     ci = list(zip(curve.lows, curve.highs, strict=True))
+    if P.symmetric(sweep):
+        lo, hi = min(curve.rates), max(curve.rates)
+        return (
+            f"Every seat plays the same bot with the same {_esc(sweep.sweep)} at every value, so"
+            f" no value is best for one seat: the first seat's win rate ranges from {pct(lo)} to"
+            f" {pct(hi)} against an even share of {pct(1 / curve.players)}, which is the luck of"
+            f" the deals (and of the seat), not the value.  What {_esc(sweep.sweep)} changes"
+            " when everyone takes it shows in the game length and points below."
+        )
     close = [curve.values[i] for i in _overlapping(ci, b)]
     text = (
         f"Best {_esc(sweep.sweep)}: <strong>{_esc(curve.values[b])}</strong>, winning"
@@ -281,8 +300,8 @@ def sweep_section(
     first = sweep.runs[0]
     swept, against = P.describe_sweep(sweep)
     plots = [
-        P.sweep_curve(sweep, info, folder / f"{prefix}win-rate-by-{_slug(sweep.sweep)}.png"),
-        P.sweep_lengths(sweep, info, folder / f"{prefix}length-by-{_slug(sweep.sweep)}.png"),
+        P.sweep_curve(sweep, info, P.file(folder, f"{prefix}win-rate-by-{_slug(sweep.sweep)}")),
+        P.sweep_lengths(sweep, info, P.file(folder, f"{prefix}length-by-{_slug(sweep.sweep)}")),
     ]
     report.plots += plots
     games = sorted({r.games for r in sweep.runs})
@@ -336,16 +355,17 @@ def tournament_section(
     t: Tournament, info: GameInfo, item: ReportInput, folder: Path, prefix: str, report: Report
 ) -> str:
     plots = [
-        P.ratings(t, info, folder / f"{prefix}ratings.png"),
-        P.crosstable(t, info, folder / f"{prefix}crosstable.png"),
+        P.ratings(t, info, P.file(folder, f"{prefix}ratings")),
+        P.crosstable(t, info, P.file(folder, f"{prefix}crosstable")),
     ]
     report.plots += plots
     order = t.ranked()
     by_bot = {r.bot: r for r in t.ratings}
+    intervals = t.rating_intervals()
     cross_rows = []
     for i, a in enumerate(order):
         row = [str(i + 1), _code(a), f"{by_bot[a].rating:.0f}"]
-        row.append(f"{by_bot[a].rating_95ci[0]:.0f} to {by_bot[a].rating_95ci[1]:.0f}")
+        row.append(P.rating_range(*intervals[a]))
         for b in order:
             found = t.score(a, b) if a != b else None
             row.append(pct(found[0]) if found else "-")
@@ -411,8 +431,8 @@ def overlay_section(sweeps: Sequence[ReportInput], folder: Path, report: Report)
     param = first.sweep
     slug = _slug(param)
     plots = [
-        P.overlay(datas, labels, info, folder / f"win-rate-by-{slug}.png"),
-        P.relative_panels(datas, labels, info, folder / f"win-rate-by-{slug}-relative.png"),
+        P.overlay(datas, labels, info, P.file(folder, f"win-rate-by-{slug}")),
+        P.relative_panels(datas, labels, info, P.file(folder, f"win-rate-by-{slug}-relative")),
     ]
     report.plots += plots
     rows = []
@@ -424,6 +444,20 @@ def overlay_section(sweeps: Sequence[ReportInput], folder: Path, report: Report)
             curve.values[i]
             for i in _overlapping(list(zip(curve.lows, curve.highs, strict=True)), b)
         ]
+        if P.symmetric(s):  # every seat takes the value: the highest rate is only luck
+            rows.append(
+                [
+                    f"<span class=nowrap>{_esc(label)}</span>",
+                    "none: every seat takes the same value",
+                    f"{pct(min(curve.rates))} to {pct(max(curve.rates))}",
+                    "-",
+                    pct(even),
+                    "-",
+                    "-",
+                    str(s.runs[0].games),
+                ]
+            )
+            continue
         rows.append(
             [
                 f"<span class=nowrap>{_esc(label)}</span>",
@@ -492,10 +526,21 @@ def _version() -> str:
         return "?"
 
 
-def build_report(inputs: Sequence[ReportInput], folder: Path, title: str | None = None) -> Report:
-    """Write ``folder/index.html`` and its plots for ``inputs`` (each a checked result file).
+def build_report(
+    inputs: Sequence[ReportInput],
+    folder: Path,
+    title: str | None = None,
+    output: P.Output = P.DEFAULT_OUTPUT,
+) -> Report:
+    """Write ``folder/index.html`` and its plots for ``inputs`` (each a checked result file),
+    the plots in ``output``'s format.
 
     Several sweeps of the same parameter of the same game also get their curves overlaid."""
+    with P.output(output):
+        return _build(inputs, folder, title)
+
+
+def _build(inputs: Sequence[ReportInput], folder: Path, title: str | None) -> Report:
     folder.mkdir(parents=True, exist_ok=True)
     report = Report(folder / "index.html")
     prefixes: list[str] = []

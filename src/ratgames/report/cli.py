@@ -6,7 +6,16 @@ from pathlib import Path
 
 import click
 
-from . import MissingDependency, ReportInput, ReportInputError, build_report, load_input
+from . import (
+    DEFAULT_DPI,
+    DPI_RANGE,
+    FORMATS,
+    MissingDependency,
+    ReportInput,
+    ReportInputError,
+    build_report,
+    load_input,
+)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -27,8 +36,27 @@ from . import MissingDependency, ReportInput, ReportInputError, build_report, lo
     "with -report, in the current folder).  Files of the same names are replaced.",
 )
 @click.option("--title", default=None, help="The page's title (default: the games and kinds).")
-def report(inputs: tuple[Path, ...], folder: Path | None, title: str | None) -> None:
-    """Turn results into an HTML page with PNG plots (the plots are files beside the page).
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="png",
+    show_default=True,
+    help="The plots' file format: svg and pdf are vector files for papers (the page shows svg"
+    " as images and pdf in a frame).",
+)
+@click.option(
+    "--dpi",
+    type=click.IntRange(*DPI_RANGE),
+    default=None,
+    help=f"Pixels per inch of PNG plots (default {DEFAULT_DPI}: 1,200 pixels across an"
+    " 8-inch plot; 300 for print); in svg and pdf only the crosstable's heat map is pixels.",
+)
+def report(
+    inputs: tuple[Path, ...], folder: Path | None, title: str | None, fmt: str, dpi: int | None
+) -> None:
+    """Turn results into an HTML page with plots (the plots are files beside the page: PNG,
+    or SVG or PDF with --format).
 
     INPUT is the JSON of a simulation (simulate --json, with or without --per-game), of a
     sweep (simulate --sweep PARAM=V1,V2 --json) or of a tournament (tournament --out NAME
@@ -44,7 +72,8 @@ def report(inputs: tuple[Path, ...], folder: Path | None, title: str | None) -> 
     Examples:
       ratgames simulate rats -g 200 -b heuristic random --json rats.json --per-game
       ratgames report rats.json                      writes rats-report/index.html
-      ratgames report knock-2p.json knock-3p.json knock-4p.json -o knock"""
+      ratgames report knock-2p.json knock-3p.json knock-4p.json -o knock
+      ratgames report cup.json --format pdf          vector plots for a paper"""
     loaded: list[ReportInput] = []
     for path in inputs:
         try:
@@ -53,7 +82,7 @@ def report(inputs: tuple[Path, ...], folder: Path | None, title: str | None) -> 
             raise click.BadParameter(str(exc), param_hint="INPUT") from None
     target = folder or Path(f"{inputs[0].stem}-report")
     try:
-        made = build_report(loaded, target, title)
+        made = build_report(loaded, target, title, format=fmt, dpi=dpi)
     except MissingDependency as exc:
         raise click.ClickException(str(exc)) from None
     except OSError as exc:

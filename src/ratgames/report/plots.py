@@ -1,7 +1,10 @@
-"""The report's plots, drawn by matplotlib's Agg renderer straight into PNG files.
+"""The report's plots, drawn by matplotlib straight into PNG, SVG or PDF files.
 
 Figures are made with :class:`matplotlib.figure.Figure` and its Agg canvas, never through
 ``pyplot``, so no display is needed and nothing global (the backend, open figures) is touched.
+The format and the resolution of PNGs are set for a whole report by :func:`output` (PNG at
+150 dpi unless told); SVG and PDF are vector files for papers, written without a date in them,
+so the same input gives the same bytes in every format.
 Colours are the Okabe-Ito palette, which stays distinct under the common colour-vision
 deficiencies; the crosstable's heat map uses the diverging purple-orange ``PuOr`` map for the
 same reason, centred on an even score.
@@ -15,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -29,6 +33,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator, PercentFormatter, StrMethodFormatter
 from PIL import Image
 
+from . import DEFAULT_DPI, DPI_RANGE, FORMATS
 from .data import Simulation, Sweep, SweepRun, Tournament
 from .info import GameInfo, param_value, without_param
 
@@ -63,7 +68,44 @@ STYLE: Any = {  # rcParams (Any: matplotlib types the keys as literals)
     "savefig.dpi": 100,
     "figure.dpi": 100,
     "svg.hashsalt": "ratgames",
+    "svg.fonttype": "path",
+    "pdf.fonttype": 42,
 }
+
+
+@dataclass(frozen=True)
+class Output:
+    """The format of a report's plot files, and the resolution of PNGs (and of the raster
+    parts of a vector file: the crosstable's heat map)."""
+
+    format: str = "png"
+    dpi: int = DEFAULT_DPI
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
+        lo, hi = DPI_RANGE
+        if isinstance(self.dpi, bool) or not isinstance(self.dpi, int) or not lo <= self.dpi <= hi:
+            raise ValueError(f"dpi must be a whole number from {lo} to {hi}, not {self.dpi!r}")
+
+
+DEFAULT_OUTPUT = Output()
+_OUTPUT: ContextVar[Output] = ContextVar("report_output", default=DEFAULT_OUTPUT)
+
+
+@contextmanager
+def output(settings: Output) -> Iterator[None]:
+    """Draw the plots made inside the block with ``settings``."""
+    token = _OUTPUT.set(settings)
+    try:
+        yield
+    finally:
+        _OUTPUT.reset(token)
+
+
+def file(folder: Path, stem: str) -> Path:
+    """The path of the plot ``stem`` in ``folder``, in the format being drawn."""
+    return folder / f"{stem}.{_OUTPUT.get().format}"
 
 
 PERCENT = FuncFormatter(lambda v, _: f"{100 * v:.4g}%")
@@ -83,6 +125,17 @@ def colour(i: int) -> str:
     return OKABE_ITO[i % len(OKABE_ITO)]
 
 
+def bot_colours(bots: Sequence[str]) -> dict[str, str]:
+    """One colour per kind of bot (the same spec in several seats shares one), in the order
+    the bots first appear.
+
+    >>> bot_colours(["heuristic", "random", "random"]) == {"heuristic": OKABE_ITO[0],
+    ...                                                     "random": OKABE_ITO[1]}
+    True
+    """
+    return {b: colour(i) for i, b in enumerate(dict.fromkeys(bots))}
+
+
 @contextmanager
 def _figure(width: float, height: float) -> Iterator[Figure]:
     with matplotlib.rc_context(STYLE):
@@ -92,14 +145,25 @@ def _figure(width: float, height: float) -> Iterator[Figure]:
 
 
 def _save(fig: Figure, path: Path) -> None:
-    """Write a figure as a PNG of at most 256 colours (a plot has few, and the file is a third
-    of the size), with no timestamp or version in it, so the same input gives the same bytes."""
+    """Write a figure in the format its file name says.  A PNG has at most 256 colours (a plot
+    has few, and the file is a third of the size); no file has a timestamp or version in it,
+    so the same input gives the same bytes."""
+    settings = _OUTPUT.get()
+    kind = path.suffix.lstrip(".")
+    if kind == "svg":
+        fig.savefig(path, format="svg", dpi=settings.dpi, metadata={"Date": None})
+        return
+    if kind == "pdf":
+        fig.savefig(
+            path, format="pdf", dpi=settings.dpi, metadata={"CreationDate": None, "Producer": None}
+        )
+        return
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
+    fig.savefig(buffer, format="png", dpi=settings.dpi)
     buffer.seek(0)
     with Image.open(buffer) as image:
         small = image.convert("RGB").quantize(256, dither=Image.Dither.NONE)
-        small.save(path, format="PNG", optimize=True)
+        small.save(path, format="PNG", optimize=True, dpi=(settings.dpi, settings.dpi))
 
 
 def _wrap(label: str, width: int = 26) -> str:
@@ -178,6 +242,7 @@ def _bars_height(n: int) -> float:
 
 def win_rates_by_bot(sim: Simulation, info: GameInfo, path: Path) -> Plot:
     labels = [f"{i + 1}. {e.bot}" for i, e in enumerate(sim.entrants)]
+    colours = bot_colours([e.bot for e in sim.entrants])
     with _figure(8, _bars_height(len(labels))) as fig:
         ax = fig.add_subplot()
         _rate_bars(
@@ -185,7 +250,7 @@ def win_rates_by_bot(sim: Simulation, info: GameInfo, path: Path) -> Plot:
             labels,
             [e.win_rate for e in sim.entrants],
             [e.win_rate_95ci for e in sim.entrants],
-            [colour(i) for i in range(len(labels))],
+            [colours[e.bot] for e in sim.entrants],
             sim.players,
         )
         _titles(
@@ -200,7 +265,8 @@ def win_rates_by_bot(sim: Simulation, info: GameInfo, path: Path) -> Plot:
         path.name,
         "Win rate by bot",
         "Each bot's share of the games won (a shared win counts as a share), with its 95% Wilson"
-        " interval; the dashed line is an even share.",
+        " interval; the dashed line is an even share.  The same bot in several seats keeps one"
+        " colour.",
     )
 
 
@@ -280,14 +346,15 @@ def points_by_bot(sim: Simulation, info: GameInfo, path: Path) -> Plot:
     for g in sim.per_game:
         for bot, points in zip(g.bots_by_seat, g.points, strict=True):
             by_bot.setdefault(bot, []).append(points)
+    colours = bot_colours([e.bot for e in sim.entrants] + list(by_bot))
     by_bot = {b: v for b, v in by_bot.items() if v}
     every = [p for v in by_bot.values() for p in v]
     edges = _bins(every)
     with _figure(8, 4.5) as fig:
         ax = fig.add_subplot()
-        for i, (bot, values) in enumerate(by_bot.items()):
+        for bot, values in by_bot.items():
             weights = np.full(len(values), 1 / len(values))
-            c = colour(i)
+            c = colours[bot]
             mean = float(np.mean(values))
             ax.hist(values, bins=edges, weights=weights, histtype="stepfilled", color=c, alpha=0.3)
             ax.hist(
@@ -363,12 +430,40 @@ class Curve:
         )
 
 
+def symmetric(sweep: Sweep) -> bool:
+    """Whether every seat plays the same bot with the same value at every value of the sweep
+    (``--sweep-all`` with one bot): then no value can be better for one seat than for the
+    others, and the highest win rate is only the luck of the deals, never a best value.
+
+    >>> from ratgames.report.data import Sweep
+    >>> run = {"game": "rats", "players": 2, "games": 4, "entrants": [], "seat_win_rates":
+    ...        [0.5, 0.5], "length": {"mean": 1, "median": 1, "p95": 1}}
+    >>> def sweep(*seats):
+    ...     return Sweep.model_validate({"sweep": "k", "runs": [
+    ...         {**run, "value": v, "bots": [s.format(v) for s in seats],
+    ...          "seat_bots": [s.format(v) for s in seats],
+    ...          "entrants": [{"bot": "b", "games": 4, "wins": 2, "win_rate": 0.5,
+    ...                        "win_rate_95ci": [0.1, 0.9], "mean_points": 1}]}
+    ...         for v in ("1", "2")]})
+    >>> symmetric(sweep("b:k={}", "b:k={}")), symmetric(sweep("b:k={}", "b:k=1"))
+    (True, False)
+    """
+    return all(r.players > 1 and len(set(r.seat_bots)) == 1 for r in sweep.runs)
+
+
 def _draw_curve(
-    ax: Axes, curve: Curve, c: str, label: str | None = None, band: bool = True
+    ax: Axes,
+    curve: Curve,
+    c: str,
+    label: str | None = None,
+    band: bool = True,
+    star: bool = True,
 ) -> None:
     if band:
         ax.fill_between(curve.x, curve.lows, curve.highs, color=c, alpha=0.2, linewidth=0)
     ax.plot(curve.x, curve.rates, color=c, marker="o", markersize=4.5, linewidth=2, label=label)
+    if not star:
+        return
     b = curve.best()
     ax.plot(
         [curve.x[b]],
@@ -440,22 +535,24 @@ def sweep_curve(sweep: Sweep, info: GameInfo, path: Path) -> Plot:
     curve = Curve.of(sweep, "")
     swept, against = describe_sweep(sweep)
     games = sweep.runs[0].games
+    alike = symmetric(sweep)
     with _figure(8, 4.8) as fig:
         ax = fig.add_subplot()
-        _draw_curve(ax, curve, OKABE_ITO[0], label=f"{swept}, 95% band")
+        _draw_curve(ax, curve, OKABE_ITO[0], label=f"{swept}, 95% band", star=not alike)
         even = 1 / curve.players
         ax.axhline(even, color=GREY, linestyle="--", linewidth=1.2, label=f"even share {pct(even)}")
         b = curve.best()
-        ax.plot(
-            [],
-            [],
-            marker="*",
-            markersize=12,
-            color=OKABE_ITO[0],
-            markeredgecolor="black",
-            linestyle="none",
-            label=f"best: {sweep.sweep}={curve.values[b]} ({pct(curve.rates[b])})",
-        )
+        if not alike:
+            ax.plot(
+                [],
+                [],
+                marker="*",
+                markersize=12,
+                color=OKABE_ITO[0],
+                markeredgecolor="black",
+                linestyle="none",
+                label=f"best: {sweep.sweep}={curve.values[b]} ({pct(curve.rates[b])})",
+            )
         theirs = opponents_value(sweep)
         if theirs is not None:
             _mark_opponents(ax, theirs, sweep.sweep)
@@ -470,12 +567,19 @@ def sweep_curve(sweep: Sweep, info: GameInfo, path: Path) -> Plot:
         )
         ax.legend(loc="best")
         _save(fig, path)
-    return Plot(
-        path.name,
-        f"Win rate by {sweep.sweep}",
-        f"The win rate of {swept} at each value of {sweep.sweep}, with its 95% Wilson band; the"
-        " star marks the highest, the dashed line an even share.",
-    )
+    if alike:
+        caption = (
+            f"The win rate of {swept} in the first seat at each value of {sweep.sweep}, with its"
+            f" 95% Wilson band, the dashed line an even share.  Every seat plays the same bot"
+            f" with the same {sweep.sweep}, so no value is best: what the curve differs from an"
+            " even share is the luck of the deals (and of the seat), not the value."
+        )
+    else:
+        caption = (
+            f"The win rate of {swept} at each value of {sweep.sweep}, with its 95% Wilson band;"
+            " the star marks the highest, the dashed line an even share."
+        )
+    return Plot(path.name, f"Win rate by {sweep.sweep}", caption)
 
 
 def sweep_lengths(sweep: Sweep, info: GameInfo, path: Path) -> Plot:
@@ -551,14 +655,14 @@ def overlay(sweeps: Sequence[Sweep], labels: Sequence[str], info: GameInfo, path
     numeric, categories, xs = _sweep_axes(sweeps)
     swept, _ = describe_sweep(sweeps[0])
     bands = len(sweeps) <= BANDS_ON_ONE_PLOT
+    alike = all(symmetric(s) for s in sweeps)
     with _figure(8.5, 5.2) as fig:
         ax = fig.add_subplot()
         for i, (s, label) in enumerate(zip(sweeps, labels, strict=True)):
             curve = _curve(s, label, numeric, categories)
             b = curve.best()
-            _draw_curve(
-                ax, curve, colour(i), label=f"{label}: best {param}={curve.values[b]}", band=bands
-            )
+            name = label if alike else f"{label}: best {param}={curve.values[b]}"
+            _draw_curve(ax, curve, colour(i), label=name, band=bands, star=not alike)
             ax.axhline(1 / curve.players, color=colour(i), linestyle=":", linewidth=1.3)
         theirs = _shared_opponents_value(sweeps)
         if theirs is not None:
@@ -573,7 +677,8 @@ def overlay(sweeps: Sequence[Sweep], labels: Sequence[str], info: GameInfo, path
             f"{info.title}: win rate by {param}",
             f"{swept}; "
             + ("bands: 95% intervals; " if bands else "")
-            + "stars: the best value; dotted lines: even shares",
+            + (f"every seat takes the same {param}; " if alike else "stars: the best value; ")
+            + "dotted lines: even shares",
         )
         fig.legend(loc="outside lower center", ncols=2)
         _save(fig, path)
@@ -597,6 +702,7 @@ def relative_panels(
     n = len(sweeps)
     cols = 1 if n == 1 else 2
     rows = -(-n // cols)
+    alike = all(symmetric(s) for s in sweeps)
     with _figure(8.5, 1.2 + 2.9 * rows) as fig:
         axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
         for k, ax in enumerate(axes.flat):
@@ -606,14 +712,13 @@ def relative_panels(
             s, label = sweeps[k], labels[k]
             curve = _curve(s, label, numeric, categories).scaled(s.runs[0].players)
             b = curve.best()
-            _draw_curve(ax, curve, colour(k))
+            _draw_curve(ax, curve, colour(k), star=not alike)
             ax.axhline(1.0, color=GREY, linestyle="--", linewidth=1.2)
             theirs = opponents_value(s)
             if theirs is not None:
                 ax.axvline(theirs, color=GREY, linestyle="-.", linewidth=1.2)
-            ax.set_title(
-                f"{label}: best {param}={curve.values[b]}", loc="left", fontsize=11, color=colour(k)
-            )
+            title = label if alike else f"{label}: best {param}={curve.values[b]}"
+            ax.set_title(title, loc="left", fontsize=11, color=colour(k))
             ax.yaxis.set_major_formatter(StrMethodFormatter("{x:.2f}×"))
             _ticks(ax, numeric, categories, xs, most=16 // cols)
             if k % cols == 0:
@@ -631,7 +736,9 @@ def relative_panels(
         )
         fig.supxlabel(
             _wrap(
-                f"{swept}; bands: 95% intervals; stars: the best value; dashed: an even share (1×)"
+                f"{swept}; bands: 95% intervals; "
+                + (f"every seat takes the same {param}; " if alike else "stars: the best value; ")
+                + "dashed: an even share (1×)"
                 + (f"; dash-dot: the others' {param} ({theirs:g})" if theirs is not None else ""),
                 100,
             ),
@@ -647,14 +754,45 @@ def relative_panels(
     )
 
 
+def rating_range(lo: float, hi: float) -> str:
+    """A rating interval in words; an open end (a bot that won or lost every point) says so.
+
+    >>> rating_range(1450.4, 1549.6), rating_range(1690, math.inf), rating_range(-math.inf, 1310)
+    ('1450 to 1550', '1690 or more', '1310 or less')
+    """
+    if math.isinf(hi):
+        return f"{lo:.0f} or more"
+    if math.isinf(lo):
+        return f"{hi:.0f} or less"
+    return f"{lo:.0f} to {hi:.0f}"
+
+
 def ratings(t: Tournament, info: GameInfo, path: Path) -> Plot:
     ranked = sorted(t.ratings, key=lambda r: -r.rating)
+    intervals = t.rating_intervals()
+    finite = [x for r in ranked for x in (r.rating, *intervals[r.bot]) if math.isfinite(x)]
+    lo_all, hi_all = min(finite), max(finite)
+    pad = max(40.0, 0.12 * (hi_all - lo_all))
+    left, right = lo_all - pad, hi_all + pad
     with _figure(8, _bars_height(len(ranked))) as fig:
         ax = fig.add_subplot()
         ys = np.arange(len(ranked))
         values = [r.rating for r in ranked]
-        lows = [max(0.0, r.rating - r.rating_95ci[0]) for r in ranked]
-        highs = [max(0.0, r.rating_95ci[1] - r.rating) for r in ranked]
+        # An open end gets no whisker but an arrow to the edge of the plot (below).
+        ends = [[r.rating if math.isinf(x) else x for x in intervals[r.bot]] for r in ranked]
+        lows = [max(0.0, r.rating - lo) for r, (lo, _) in zip(ranked, ends, strict=True)]
+        highs = [max(0.0, hi - r.rating) for r, (_, hi) in zip(ranked, ends, strict=True)]
+        for y, r in zip(ys, ranked, strict=True):
+            # An open end: an arrow to the edge of the plot instead of a capped whisker.
+            lo, hi = intervals[r.bot]
+            for end, edge in ((hi, right), (lo, left)):
+                if math.isinf(end):
+                    ax.annotate(
+                        "",
+                        (edge, float(y)),
+                        (r.rating, float(y)),
+                        arrowprops={"arrowstyle": "-|>", "color": "black", "linewidth": 1.5},
+                    )
         ax.errorbar(
             values,
             ys,
@@ -667,9 +805,8 @@ def ratings(t: Tournament, info: GameInfo, path: Path) -> Plot:
             capsize=5,
         )
         for y, r in zip(ys, ranked, strict=True):
-            lo, hi = r.rating_95ci
             ax.annotate(
-                f"{r.rating:.0f} ({lo:.0f} to {hi:.0f})",
+                f"{r.rating:.0f} ({rating_range(*intervals[r.bot])})",
                 (r.rating, float(y)),
                 xytext=(0, 9),
                 textcoords="offset points",
@@ -679,10 +816,7 @@ def ratings(t: Tournament, info: GameInfo, path: Path) -> Plot:
         ax.axvline(1500, color=GREY, linestyle="--", linewidth=1.2)
         ax.set_yticks(ys, [f"{i + 1}. {_wrap(r.bot)}" for i, r in enumerate(ranked)])
         ax.set_ylim(len(ranked) - 0.4, -0.8)
-        lo_all = min(r.rating_95ci[0] for r in ranked)
-        hi_all = max(r.rating_95ci[1] for r in ranked)
-        pad = max(40.0, 0.12 * (hi_all - lo_all))
-        ax.set_xlim(lo_all - pad, hi_all + pad)
+        ax.set_xlim(left, right)
         ax.set_xlabel("Elo rating (the mean is 1500; dashed)")
         _titles(
             fig,
@@ -697,7 +831,10 @@ def ratings(t: Tournament, info: GameInfo, path: Path) -> Plot:
         path.name,
         "Ratings",
         "Each bot's Elo-scale rating (Bradley-Terry, mean 1500) with its 95% interval from"
-        " resampling whole deals.",
+        " resampling whole deals.  A pairing won or lost on every deal leaves resampling no"
+        " doubt, so the interval of a bot with one also reaches its rating with each of its"
+        " scores at either end of its pairing's 95% interval; a bot that won (or lost) every"
+        " point has no upper (or lower) limit: an arrow.",
     )
 
 
@@ -763,10 +900,10 @@ def run_plots(
 ) -> tuple[list[Plot], bool]:
     """A simulation's plots, and whether it held every game's result (for the distributions)."""
     plots = [
-        win_rates_by_bot(sim, info, folder / f"{prefix}win-rates-by-bot.png"),
-        win_rates_by_seat(sim, info, folder / f"{prefix}win-rates-by-seat.png"),
+        win_rates_by_bot(sim, info, file(folder, f"{prefix}win-rates-by-bot")),
+        win_rates_by_seat(sim, info, file(folder, f"{prefix}win-rates-by-seat")),
     ]
     if sim.per_game:
-        plots.append(game_lengths(sim, info, folder / f"{prefix}game-lengths.png"))
-        plots.append(points_by_bot(sim, info, folder / f"{prefix}points.png"))
+        plots.append(game_lengths(sim, info, file(folder, f"{prefix}game-lengths")))
+        plots.append(points_by_bot(sim, info, file(folder, f"{prefix}points")))
     return plots, bool(sim.per_game)
