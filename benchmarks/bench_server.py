@@ -17,12 +17,32 @@ even when the machine is busy with other work).  The players are spread over
 bottleneck being measured.  At the end every action a client saw acknowledged is compared with
 the database: none may be lost, none stored twice.  The run is bounded by ``--seconds`` (and at
 most 4,000 players).
+
+The server runs with its default limits (``docs/server.md``, "Limits"): each table's players
+connect from an address of their own (127.1.x.y: on Linux every 127.x.y.z is the loopback), as
+players at different tables would.
+
+``--attack`` adds hostile clients, on loopback only and bounded in number and time, while the
+players play:
+
+* amplification: ``--spectators`` connections (at most 1,000) from four addresses watch the
+  first table, each saying ``hello`` again and chatting ten times a second, reconnecting when
+  refused or closed;
+* replays: ``--replayers`` clients (at most 64) fetch the replay pages of a long finished game
+  (played by bots before the run) as fast as they are answered.
+
+Reported then: the unrelated tables' latencies (``p50_ms``, ``p99_ms``; the goal is a p99 under
+100 ms), the attacked table's own, its players' errors, and what the attackers got.
+
+    uv run python benchmarks/bench_server.py --players 400 --seconds 20 --attack
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import http.client
 import json
 import multiprocessing
 import os
@@ -39,7 +59,7 @@ from typing import Any
 
 from ratgames.server import store
 from ratgames.server.cli import quiet_garbage_collector
-from ratgames.server.client import ClientError, TableClient, ahttp_json, http_json
+from ratgames.server.client import ClientError, TableClient, http_json
 
 GAME = "rat-a-tat-cat"
 OPTIONS = {"mode": "rounds=1000"}
@@ -49,6 +69,40 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def address_of_table(t: int) -> str:
+    """The loopback address the players of table ``t`` connect from."""
+    return f"127.1.{t // 250}.{t % 250 + 1}"
+
+
+def http_from(local: str | None, base: str, path: str, body: Any = None) -> tuple[int, Any]:
+    """(status, JSON answer) of GET (or POST ``body``) ``base + path`` from address ``local``."""
+    host, _, port = base.removeprefix("http://").partition(":")
+    conn = http.client.HTTPConnection(
+        host, int(port), timeout=30, source_address=(local, 0) if local else None
+    )
+    try:
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        conn.request(
+            "GET" if body is None else "POST",
+            path,
+            body=data,
+            headers={"content-type": "application/json"},
+        )
+        answer = conn.getresponse()
+        raw = answer.read()
+        return answer.status, json.loads(raw) if raw else None
+    finally:
+        conn.close()
+
+
+async def ahttp_from(local: str | None, base: str, path: str, body: Any = None) -> Any:
+    status, answer = await asyncio.to_thread(http_from, local, base, path, body)
+    if status >= 400:
+        detail = answer.get("detail") if isinstance(answer, dict) else answer
+        raise ClientError(str(status), str(detail))
+    return answer
 
 
 def start_server(
@@ -91,7 +145,11 @@ def start_server(
 class Player:
     """One simulated player: acts when it may, records acknowledgements and latencies."""
 
-    def __init__(self, client: TableClient, rng: random.Random, think: float) -> None:
+    def __init__(
+        self, client: TableClient, rng: random.Random, think: float, attacked: bool = False
+    ) -> None:
+        self.attacked = attacked
+        """This player's table is the one under attack."""
         self.client = client
         self.rng = rng
         self.think = think
@@ -124,14 +182,19 @@ class Player:
             self.acked.append((seq, text))
 
 
-async def _seat_tables(base: str, codes: list[int], think: float) -> dict[str, list[Player]]:
-    """Create the tables numbered ``codes`` and connect their four players."""
+async def _seat_tables(
+    base: str, codes: list[int], think: float, attack: bool
+) -> dict[str, list[Player]]:
+    """Create the tables numbered ``codes`` and connect their four players (from the table's
+    own address).  With ``attack``, table 0 is the one attacked."""
     by_table: dict[str, list[Player]] = {}
     gate = asyncio.Semaphore(16)
 
     async def seat_table(t: int) -> None:
+        local = address_of_table(t)
         async with gate:
-            created = await ahttp_json(
+            created = await ahttp_from(
+                local,
                 base,
                 "/api/tables",
                 {"game": GAME, "players": 4, "options": OPTIONS, "name": "P0", "public": False},
@@ -139,7 +202,9 @@ async def _seat_tables(base: str, codes: list[int], think: float) -> dict[str, l
             code = created["table"]["code"]
             tokens = [created["token"]]
             for i in range(1, 4):
-                joined = await ahttp_json(base, f"/api/tables/{code}/join", {"name": f"P{i}"})
+                joined = await ahttp_from(
+                    local, base, f"/api/tables/{code}/join", {"name": f"P{i}"}
+                )
                 tokens.append(joined["token"])
             seats = []
             for i, token in enumerate(tokens):
@@ -149,9 +214,10 @@ async def _seat_tables(base: str, codes: list[int], think: float) -> dict[str, l
                     token,
                     created["host_token"] if i == 0 else None,
                     open_timeout=60,
+                    local_host=local,
                 )
                 await client.connect(timeout=120)
-                seats.append(Player(client, random.Random(t * 4 + i), think))
+                seats.append(Player(client, random.Random(t * 4 + i), think, attack and t == 0))
             by_table[code] = seats
 
     await asyncio.gather(*(seat_table(t) for t in codes))
@@ -159,10 +225,11 @@ async def _seat_tables(base: str, codes: list[int], think: float) -> dict[str, l
 
 
 async def _client_process(
-    base: str, codes: list[int], think: float, seconds: float, ready: Any, go: Any
+    base: str, codes: list[int], think: float, seconds: float, ready: Any, go: Any, attack: bool
 ) -> dict[str, Any]:
-    by_table = await _seat_tables(base, codes, think)
-    ready.put(len(by_table) * 4)
+    by_table = await _seat_tables(base, codes, think, attack)
+    attacked = [code for code, seats in by_table.items() if seats[0].attacked]
+    ready.put((len(by_table) * 4, attacked[0] if attacked else None))
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
     for seats in by_table.values():
         seats[0].client.host("start")
@@ -176,7 +243,10 @@ async def _client_process(
     for p in everyone:
         await p.client.close()
     return {
-        "latencies": [x for p in everyone for x in p.latencies],
+        "latencies": [x for p in everyone if not p.attacked for x in p.latencies],
+        "attacked_latencies": [x for p in everyone if p.attacked for x in p.latencies],
+        "attacked_errors": sum(p.errors for p in everyone if p.attacked),
+        "attacked_connections": sum(p.client.connections for p in everyone if p.attacked),
         "errors": sum(p.errors for p in everyone),
         "elapsed": elapsed,
         "cpu": cpu,
@@ -185,15 +255,142 @@ async def _client_process(
 
 
 def _client_main(
-    base: str, codes: list[int], think: float, seconds: float, ready: Any, go: Any, out: Any
+    base: str,
+    codes: list[int],
+    think: float,
+    seconds: float,
+    ready: Any,
+    go: Any,
+    out: Any,
+    attack: bool,
 ) -> None:
     # The load generator's own garbage collector must not pause it for hundreds of ms (it
     # holds a thousand connections too): it would be counted as the server's latency.
     quiet_garbage_collector()
     try:
-        out.put(asyncio.run(_client_process(base, codes, think, seconds, ready, go)))
+        out.put(asyncio.run(_client_process(base, codes, think, seconds, ready, go, attack)))
     except BaseException as exc:  # reported to the parent, which stops the run
-        ready.put(-1)
+        ready.put((-1, None))
+        out.put({"failed": repr(exc)})
+
+
+# --- the attack ----------------------------------------------------------------------------------
+
+SPECTATOR_ADDRESSES = [f"127.3.0.{i}" for i in range(1, 5)]
+REPLAY_ADDRESSES = [f"127.4.0.{i}" for i in range(1, 9)]
+
+
+def play_long_game(base: str) -> int:
+    """A long game played by the server's own bots at a public table; its record id."""
+
+    async def main() -> int:
+        local = "127.5.0.1"
+        created = await ahttp_from(
+            local,
+            base,
+            "/api/tables",
+            {
+                "game": GAME,
+                "options": {"mode": "rounds=40"},
+                "seats": [{"kind": "bot", "bot": "easy"}] * 4,
+                "sit": False,
+                "public": True,
+            },
+        )
+        code = created["table"]["code"]
+        host = TableClient(base, code, None, created["host_token"], local_host=local)
+        await host.connect()
+        host.host("start")
+        await host.wait(
+            lambda c: c.state is not None and c.state["record_id"] is not None, timeout=300
+        )
+        record_id = int(host.state["record_id"])  # type: ignore[index]
+        await host.close()
+        return record_id
+
+    return asyncio.run(main())
+
+
+async def _attack(
+    base: str, code: str, record_id: int, spectators: int, replayers: int, seconds: float
+) -> dict[str, Any]:
+    import websockets
+
+    stats: collections.Counter[str] = collections.Counter()
+    until = time.monotonic() + seconds
+    url = base.replace("http://", "ws://") + "/ws"
+
+    async def spectator(i: int) -> None:
+        local = SPECTATOR_ADDRESSES[i % len(SPECTATOR_ADDRESSES)]
+        hello = json.dumps({"type": "hello", "v": 1, "table": code})
+        while time.monotonic() < until:
+            try:
+                async with websockets.connect(
+                    url, local_addr=(local, 0), open_timeout=5, ping_interval=None
+                ) as ws:
+                    stats["connections"] += 1
+
+                    async def read() -> None:
+                        async for raw in ws:
+                            frame = json.loads(raw)
+                            stats[f"got {frame['type']}"] += 1
+                            if frame["type"] == "error":
+                                stats[f"error {frame['code']}"] += 1
+
+                    reader = asyncio.create_task(read())
+                    try:
+                        while time.monotonic() < until and not reader.done():
+                            await ws.send(hello)
+                            await ws.send(json.dumps({"type": "chat", "v": 1, "text": f"spam {i}"}))
+                            stats["sent"] += 2
+                            await asyncio.sleep(0.1)
+                    finally:
+                        reader.cancel()
+                    stats["closed by the server"] += 1 if reader.done() else 0
+            except (OSError, TimeoutError, websockets.WebSocketException):
+                stats["refused or dropped"] += 1
+            await asyncio.sleep(0.5)
+
+    async def replayer(j: int) -> None:
+        local = REPLAY_ADDRESSES[j % len(REPLAY_ADDRESSES)]
+        rng = random.Random(j)
+        while time.monotonic() < until:
+            start = rng.choice([0, 0, 200, 1000, 3000])
+            try:
+                status, _ = await asyncio.to_thread(
+                    http_from, local, base, f"/api/records/{record_id}/replay?start={start}"
+                )
+                stats[f"replay {status}"] += 1
+                if status >= 400:
+                    await asyncio.sleep(0.05)
+            except OSError:
+                stats["replay failed"] += 1
+                await asyncio.sleep(0.1)
+
+    await asyncio.gather(
+        *(spectator(i) for i in range(spectators)), *(replayer(j) for j in range(replayers))
+    )
+    return dict(stats)
+
+
+def _attack_main(
+    base: str, code: str, record_id: int, spectators: int, replayers: int, seconds: float, out: Any
+) -> None:
+    quiet_garbage_collector()
+    # On the same machine the attack would otherwise take the server's CPU for itself, which a
+    # remote attacker does not: it runs at the lowest priority, and says how much it sent.
+    os.nice(19)
+    try:
+        began, cpu = time.monotonic(), time.process_time()
+        stats = asyncio.run(_attack(base, code, record_id, spectators, replayers, seconds))
+        elapsed = time.monotonic() - began
+        stats["messages_per_s"] = round(stats.get("sent", 0) / elapsed, 1)
+        stats["replays_per_s"] = round(
+            sum(v for k, v in stats.items() if k.startswith("replay ")) / elapsed, 1
+        )
+        stats["cpu_share"] = round((time.process_time() - cpu) / elapsed, 2)
+        out.put(stats)
+    except BaseException as exc:
         out.put({"failed": repr(exc)})
 
 
@@ -207,9 +404,16 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 def run(
-    players: int, seconds: float, think: float, base: str, server_pid: int, processes: int
+    players: int,
+    seconds: float,
+    think: float,
+    base: str,
+    server_pid: int,
+    processes: int,
+    attack: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
-    """Seat the players in ``processes`` client processes, play, and gather the figures."""
+    """Seat the players in ``processes`` client processes, play, and gather the figures.  With
+    ``attack`` (spectators, replayers), the first table is attacked meanwhile."""
     tables = max(1, players // 4)
     ctx = multiprocessing.get_context("spawn")
     ready, go, out = ctx.Queue(), ctx.Event(), ctx.Queue()
@@ -217,25 +421,44 @@ def run(
     shares = [s for s in shares if s]
     began = time.monotonic()
     procs = [
-        ctx.Process(target=_client_main, args=(base, share, think, seconds, ready, go, out))
+        ctx.Process(
+            target=_client_main,
+            args=(base, share, think, seconds, ready, go, out, attack is not None),
+        )
         for share in shares
     ]
     for proc in procs:
         proc.start()
     seated = 0
+    target: str | None = None
     for _ in procs:
-        n = ready.get(timeout=600)
+        n, code = ready.get(timeout=600)
         if n < 0:
             go.set()
             raise SystemExit(f"a client process failed: {out.get(timeout=30)}")
         seated += n
+        target = target or code
         print(f"  {seated} players connected", file=sys.stderr)
+    attacker = None
+    attack_out = ctx.Queue()
+    if attack is not None and target is not None:
+        record_id = play_long_game(base)
+        print(f"  a long game stored (record {record_id}); attacking {target}", file=sys.stderr)
+        attacker = ctx.Process(
+            target=_attack_main,
+            args=(base, target, record_id, attack[0], attack[1], seconds, attack_out),
+        )
+        attacker.start()
     setup = time.monotonic() - began
     health = http_json(base, "/api/health")
     cpu0 = cpu_seconds(server_pid)
     go.set()
     parts = [out.get(timeout=seconds + 600) for _ in procs]
     cpu1 = cpu_seconds(server_pid)
+    attacked_by: dict[str, Any] | None = None
+    if attacker is not None:
+        attacked_by = attack_out.get(timeout=120)
+        attacker.join(timeout=60)
     for proc in procs:
         proc.join(timeout=60)
     failed = [p["failed"] for p in parts if "failed" in p]
@@ -243,8 +466,21 @@ def run(
         raise SystemExit(f"a client process failed: {failed[0]}")
     elapsed = max(p["elapsed"] for p in parts)
     latencies = sorted(x for p in parts for x in p["latencies"])
-    actions = len(latencies)
+    attacked = sorted(x for p in parts for x in p["attacked_latencies"])
+    actions = len(latencies) + len(attacked)
     server_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
+    extra: dict[str, Any] = {}
+    if attack is not None:
+        extra = {
+            "attacked_table": {
+                "actions": len(attacked),
+                "p50_ms": percentile_ms(attacked, 0.5),
+                "p99_ms": percentile_ms(attacked, 0.99),
+                "errors": sum(p["attacked_errors"] for p in parts),
+                "connections": sum(p["attacked_connections"] for p in parts),
+            },
+            "attackers": attacked_by,
+        }
     return {
         "players": players,
         "tables": tables,
@@ -265,7 +501,14 @@ def run(
         else round(1000 * server_cpu / actions, 2),
         "errors": sum(p["errors"] for p in parts),
         "by_table": {code: acked for p in parts for code, acked in p["by_table"].items()},
+        **extra,
     }
+
+
+def percentile_ms(sorted_values: list[float], q: float) -> float | None:
+    if not sorted_values:
+        return None
+    return round(1000 * sorted_values[int(q * (len(sorted_values) - 1))], 1)
 
 
 def check_stored(db: str, by_table: dict[str, list[tuple[int, str]]]) -> tuple[int, int]:
@@ -305,6 +548,14 @@ def main() -> None:
         help="run the server under cProfile and write its statistics to FILE (read them with "
         "python -m pstats FILE)",
     )
+    parser.add_argument(
+        "--attack",
+        action="store_true",
+        help="attack the first table meanwhile (spectator flood and replay fetching); the "
+        "figures of the other tables are the ones to watch",
+    )
+    parser.add_argument("--spectators", type=int, default=200, help="attacking spectators")
+    parser.add_argument("--replayers", type=int, default=8, help="clients fetching replays")
     args = parser.parse_args()
     players = max(4, min(4000, args.players))
     seconds = max(1.0, min(600.0, args.seconds))
@@ -312,8 +563,19 @@ def main() -> None:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         proc, base = start_server(db, Path(tmp), args.profile)
         try:
+            attack = (
+                (max(0, min(1000, args.spectators)), max(0, min(64, args.replayers)))
+                if args.attack
+                else None
+            )
             result = run(
-                players, seconds, args.think, base, proc.pid, max(1, args.client_processes)
+                players,
+                seconds,
+                args.think,
+                base,
+                proc.pid,
+                max(1, args.client_processes),
+                attack,
             )
         finally:
             # SIGINT: uvicorn shuts down cleanly (and cProfile, if used, writes its file).

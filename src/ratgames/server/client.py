@@ -105,8 +105,11 @@ class TableClient:
         keep_frames: bool = False,
         on_message: Callable[[dict[str, Any]], None] | None = None,
         open_timeout: float = 10.0,
+        local_host: str | None = None,
     ) -> None:
         self.base = base
+        self.local_host = local_host
+        """The local address to connect from (a load test's clients from many addresses)."""
         self.code = code
         self.token = token
         self.host_token = host_token
@@ -162,6 +165,7 @@ class TableClient:
                     max_size=8 * 2**20,
                     open_timeout=self.open_timeout,
                     ping_interval=None,
+                    **self._transport_options(),
                 ) as ws:
                     self._ws = ws
                     self.connections += 1
@@ -178,6 +182,10 @@ class TableClient:
                 return
             await asyncio.sleep(delay)
             delay = min(2.0, delay * 2)
+
+    def _transport_options(self) -> dict[str, Any]:
+        """Options for the event loop's ``create_connection`` (the local address)."""
+        return {"local_addr": (self.local_host, 0)} if self.local_host else {}
 
     async def _session(self, ws: ClientConnection) -> None:
         inbox: asyncio.Queue[tuple[float, str] | None] = asyncio.Queue()
