@@ -70,6 +70,9 @@ def test_b_takes_several_bots_like_bots(capsys: pytest.CaptureFixture[str]) -> N
         (["replay", "/no/such/file.json"], "cannot read record"),
         (["play", "test-high-card", "--seat", "5"], "--seat must be from 1 to 2"),
         (["tournament", "test-high-card", "--bots", "random"], "at least two different bots"),
+        (["simulate", "test-high-card", "-w", "0"], "--workers must be at least 1"),
+        (["tournament", "test-high-card", "-b", "random", "highest", "-w", "0"], "--workers must"),
+        (["tournament", "test-high-card", "-b", "random", "highest", "-w", "-3"], "--workers must"),
     ],
 )
 def test_user_errors_are_one_line_with_exit_code_2(
@@ -435,6 +438,52 @@ def test_stats_reads_your_records(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert "Unfinished: Caged Rats 1" in out and "1 file(s)" in out
 
 
+@pytest.mark.parametrize("game_id", ["rats", "egyptian-ratscrew"])
+def test_plain_play_is_the_normal_level(game_id: str) -> None:
+    """'ratgames play GAME' with neither --level nor --bots plays (and records) the normal
+    level, so that stats counts it there and not under "own bots"."""
+    from ratgames.cli import _new_app
+    from ratgames.levels import level_bot
+
+    app_ = _new_app(game_id, None, (), (), 1, 1, 1, None, 0.6)
+    assert app_.level == "normal"
+    game = ratgames.get_game(game_id)
+    normal = make_bot(game, level_bot(game_id, "normal")).describe()
+    assert [b.describe() for b in app_.bots[1:]] == [normal] * (game.players - 1)
+    chosen = _new_app(game_id, None, ("random",), (), 1, 1, 1, None, 0.6)
+    assert chosen.level is None  # the player's own bots
+
+
+def test_stats_files_games_under_their_level(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A record names its level; one written without (plain 'ratgames play GAME' before it
+    named "normal") is filed under the level whose bot sat in every bot seat; other bots are
+    "own bots".  A time too large for a float counts as no time, not as an error."""
+    from ratgames.tui.session import seat_entries
+
+    game = ratgames.get_game("caged-rats")
+    for seed, spec, play in (
+        (1, "heuristic", {"level": "normal"}),
+        (2, "heuristic", {}),
+        (3, "ismcts:iterations=100,tree=1", {}),
+        (4, "heuristic:ambition=6", {}),
+    ):
+        bots = [None, make_bot(game, spec, seed=1)]
+        state = play_game(game, [make_bot(game, "random", seed=2), bots[1]], seed=seed)
+        record = state.record(seat_entries(bots, ["You", "Bot"]), play=play)
+        record["events"][0]["time"] = 10**400
+        ratgames.save_record(record, tmp_path / f"caged-rats-{seed}.json")
+    code, out, err = run(capsys, "stats", "--record-dir", str(tmp_path))
+    assert code == 0, err
+    rows = {
+        cells[2]: cells[3]
+        for line in out.split("By number of players")[1].splitlines()
+        if len(cells := [c.strip() for c in line.split("│") if c.strip()]) > 3
+    }
+    assert rows == {"normal": "2", "hard": "1", "own bots": "1"}
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -464,6 +513,8 @@ def test_replay_of_a_corrupt_file_is_one_line_and_exit_2(
         lambda r: r["deal"].clear(),
         lambda r: r.update(events="all of them"),
         lambda r: r["events"][0].update(seat="0"),
+        lambda r: r["events"][0].update(time=10**400),
+        lambda r: r["events"][0].update(time=True),
     ],
 )
 def test_replay_of_a_corrupt_record_is_one_line_and_exit_2(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import sys
 import time
@@ -407,7 +408,7 @@ def bots(game: str) -> None:
     "--level",
     type=click.Choice(["easy", "normal", "hard", "expert"]),
     default=None,
-    help="Bot strength, instead of --bots.",
+    help="Bot strength, instead of --bots (default: normal).",
 )
 @click.option(
     "--pace",
@@ -502,11 +503,12 @@ def _new_app(
         _fail(f"--people must be from 1 to {g.players} (the players of this game)")
     humans = [(seat - 1 + k) % g.players for k in range(people)]
     count = g.players - people
-    if level is not None:
-        if bots:
-            _fail("give either --level or --bots, not both")
+    if level is not None and bots:
+        _fail("give either --level or --bots, not both")
+    if count and not bots:
         from .levels import level_bot
 
+        level = level or "normal"  # plain 'ratgames play GAME' plays the normal level
         specs = [level_bot(game, level)] * count
     elif count:
         specs = _bot_list(g, bots, count, _default_bot(game))
@@ -1136,6 +1138,8 @@ def tournament(
         make_bot(g, spec)
     if games_ < 1:
         _fail("--games must be at least 1")
+    if workers is not None and workers < 1:
+        _fail("--workers must be at least 1")
     per = -(-games_ // g.players) * g.players
     pairings = len(names) * (len(names) - 1) // 2
     stem = out or Path(f"tournament-{game}")
@@ -1230,7 +1234,9 @@ def stats(record_dir: Path | None) -> None:
     """Your statistics from your saved games: games, wins and average places by game, by level
     and by number of players, your longest games, and the games left unfinished.
 
-    Games where one person played against bots count; hot-seat games are counted apart."""
+    Games where one person played against bots count; hot-seat games are counted apart.  A
+    game is filed under its level (plain 'ratgames play GAME' is the normal level); one against
+    --bots is filed under the level whose bot sat in every bot seat, else under "own bots"."""
     from .tui.session import HUMAN
 
     folder = record_dir or default_record_dir()
@@ -1242,6 +1248,7 @@ def stats(record_dir: Path | None) -> None:
     played: dict[str, float] = {}
     unfinished: dict[str, int] = {}
     hot_seat = unreadable = 0
+    levels: dict[str, dict[str, str]] = {}
     for path in sorted(folder.glob("*.json")):
         data = _read_record(path)
         if data is None:
@@ -1270,8 +1277,7 @@ def stats(record_dir: Path | None) -> None:
             unreadable += 1
             continue
         won = 1.0 / len(winners) if me in winners else 0.0
-        play = data.get("play") if isinstance(data.get("play"), dict) else {}
-        level = str(play.get("level") or "own bots")  # type: ignore[union-attr]
+        level = _record_level(data, gid, seats or [], levels)
         players = int(data.get("players") or len(seats or []))
         by_game.setdefault(gid, _Tally()).add(won, place)
         by_setup.setdefault((gid, players, level), _Tally()).add(won, place)
@@ -1317,6 +1323,38 @@ def stats(record_dir: Path | None) -> None:
         console.print(f"{unreadable} file(s) in {folder} are not readable records", style="dim")
 
 
+def _record_level(
+    data: dict[str, Any], gid: str, seats: list[Any], known: dict[str, dict[str, str]]
+) -> str:
+    """The level a game was played at: the one its record names, else (a record written before
+    plain 'ratgames play GAME' named its level) the level whose bot sat in every bot seat, else
+    "own bots".  ``known`` caches each game's bot descriptions by level."""
+    play = data.get("play")
+    if isinstance(play, dict) and isinstance(play.get("level"), str) and play["level"]:
+        return str(play["level"])
+    if gid not in known:
+        known[gid] = _level_descriptions(gid)
+    players = {e.get("player") for e in seats if isinstance(e, dict) and e.get("player") != "human"}
+    if len(players) == 1:
+        return known[gid].get(str(players.pop()), "own bots")
+    return "own bots"
+
+
+def _level_descriptions(gid: str) -> dict[str, str]:
+    """Each level's bot as a record describes it, mapped to the level (and the game's default
+    bot, which plain 'ratgames play GAME' played before it named its level, to "normal")."""
+    from .levels import LEVEL_NAMES, levels_for
+
+    try:
+        game = get_game(gid)
+        specs = levels_for(gid)
+        out = {make_bot(game, specs[name]).describe(): name for name in LEVEL_NAMES}
+        out.setdefault(make_bot(game, _default_bot(gid)).describe(), "normal")
+    except RatgamesError:  # a game this ratgames does not know
+        return {}
+    return out
+
+
 def _read_record(path: Path) -> dict[str, Any] | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -1328,15 +1366,30 @@ def _read_record(path: Path) -> dict[str, Any] | None:
 
 
 def _record_seconds(data: dict[str, Any]) -> float:
-    """How long a recorded game lasted: its clock, or its last action's time."""
+    """How long a recorded game lasted: its clock, or its last action's time (0 when the record
+    holds no time that is a finite number of seconds)."""
     play = data.get("play")
-    if isinstance(play, dict) and isinstance(play.get("clock"), int | float):
-        return float(play["clock"])
-    times: list[float] = []
+    if isinstance(play, dict):
+        clock = _seconds(play.get("clock"))
+        if clock is not None:
+            return clock
+    times = [0.0]
     for e in data.get("events") or []:
-        if isinstance(e, dict) and isinstance(e.get("time"), int | float):
-            times.append(float(e["time"]))
-    return max(times, default=0.0)
+        t = _seconds(e.get("time")) if isinstance(e, dict) else None
+        if t is not None:
+            times.append(t)
+    return max(times)
+
+
+def _seconds(value: object) -> float | None:
+    """``value`` as seconds if it is a finite number, 0 or more, else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        seconds = float(value)
+    except OverflowError:  # an int too large for a float
+        return None
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
 @app.command("replay")
