@@ -51,6 +51,17 @@ class GamePanel(Widget, can_focus=True):
     max_people: ClassVar[int] = 1
     """How many people this panel lets play at once in a real-time game (keys for each)."""
 
+    stage_word: ClassVar[str] = "Round"
+    """What the game calls the parts it is scored in (``Round``, ``Deal``), for the screen
+    between them."""
+
+    shows_stage_end: ClassVar[bool] = False
+    """True for a game whose next round is dealt by the very action that ends the last one, so
+    that no observation holds the round's end: the app then plays that action again on a copy
+    that stops at the round's end (:meth:`~ratgames.core.game.State.only_scored_after`) and
+    gives its observation to :meth:`stage_over`.  The game's state must stop there, not deal
+    on."""
+
     DEFAULT_CSS = """
     GamePanel { height: auto; min-height: 12; padding: 0 1; }
     """
@@ -70,6 +81,20 @@ class GamePanel(Widget, can_focus=True):
     def help_line(self) -> str:
         """One line naming the keys."""
         return ""
+
+    def stage_over(self, observation: dict[str, Any]) -> None:
+        """The seat's observation at the very end of a round, before the next is dealt (only
+        with :attr:`shows_stage_end`): report what happened since the last :meth:`show`."""
+
+    def is_out(self, observation: dict[str, Any]) -> bool:
+        """True once the seat can never act again in this game (out of it), so that nothing
+        waits for its key any more."""
+        return False
+
+    def refusal(self, action: Action, reason: str) -> str:
+        """What the status line says when ``action`` is refused for ``reason`` (the rules'
+        words, which name actions in their notation): a panel may say it with its keys."""
+        return f"Not allowed: {reason}"
 
     def round_summary(self, observation: dict[str, Any]) -> Text | str | None:
         """What the reveal between rounds shows, given the seat's observation just after a

@@ -197,6 +197,7 @@ class PlayApp(App[None]):
         if self._paused_at is not None:
             self._paused_at = time.monotonic()
         self._stage = self.state.stage()
+        self._stage_ends: dict[int, dict[str, Any]] = {}
         self._events_before: list[Any] = []
         self._finished = False
         self._pass_shown = False
@@ -268,9 +269,9 @@ class PlayApp(App[None]):
             return
         with self._guard():
             try:
-                self.state.apply(who, action, time=self.now())
+                self._apply(who, action)
             except IllegalAction as exc:
-                self.refuse(f"Not allowed: {exc}")
+                self.refuse(self.panels.get(who, self.panel).refusal(action, str(exc)))
                 return
         self._note_since = 0.0  # your move answers the last refusal
         self.after_change()
@@ -342,6 +343,9 @@ class PlayApp(App[None]):
         legal = state.legal_actions(self.seat) if self.seat in to_act else []
         observation = state.observation(self.seat)
         mark = len(self.logs.get(self.seat, []))
+        ended = self._stage_ends.pop(self.seat, None)
+        if ended is not None:
+            self.panel.stage_over(ended)
         self.panel.show(observation, legal, to_act)
         said = self.logs.get(self.seat, [])[mark:]
         if time.monotonic() - self._note_since > NOTE_SECONDS:
@@ -356,7 +360,7 @@ class PlayApp(App[None]):
             return
         if stage != self._stage:
             self._stage = stage
-            if self.reveal:
+            if self.reveal and not self._all_out():
                 self.show_reveal(observation, new_events, said)
                 return
         if self.game.real_time:
@@ -383,6 +387,28 @@ class PlayApp(App[None]):
             return events_now[len(before) :]
         return list(events_now)
 
+    def _apply(self, seat: int, action: Action) -> None:
+        """Apply an action now.  Where it ends a round and deals the next at once (a panel with
+        ``shows_stage_end``), it is played again on a copy that stops at the round's end, and
+        each person's view of that end is kept for their panel."""
+        state = self.state
+        if not self.panel.shows_stage_end:
+            state.apply(seat, action, time=self.now())
+            return
+        before = state.clone()
+        stage = state.stage()
+        when = self.now()
+        state.apply(seat, action, time=when)
+        if state.stage() != stage and not state.is_over():
+            before.only_scored_after(stage)
+            before.apply(seat, action, time=when)
+            for person in self.people:
+                self._stage_ends[person] = before.observation(person)
+
+    def _all_out(self) -> bool:
+        """True when no person at the keyboard can act again in this game."""
+        return all(self.panels[p].is_out(self.state.observation(p)) for p in self.people)
+
     def after_change(self) -> None:
         """Called after every applied action."""
         self.refresh_table()
@@ -396,7 +422,7 @@ class PlayApp(App[None]):
         assert bot is not None
         with self._guard():
             action = bot.act(SeatView(self.state, seat, self.now()))
-            self.state.apply(seat, action, time=self.now())
+            self._apply(seat, action)
         self.after_change()
 
     def schedule_reactions(self) -> None:
@@ -429,7 +455,7 @@ class PlayApp(App[None]):
             return
         with self._guard():
             if self.state.is_legal(seat, action):
-                self.state.apply(seat, action, time=self.now())
+                self._apply(seat, action)
         self.after_change()
 
     @contextmanager
@@ -684,7 +710,7 @@ class PlayApp(App[None]):
             viewer = self.seat if len(self.people) == 1 else None
             lines = [self._event_line(e, viewer) for e in new_events[-14:]]
             body = "\n".join(line for line in lines if line) or "A new round begins."
-        self.open_screen(TextScreen(f"Round {self._stage} is over", body))
+        self.open_screen(TextScreen(f"{self.panel.stage_word} {self._stage} is over", body))
 
     def _event_line(self, event: Any, viewer: int | None) -> str:
         if not isinstance(event, dict):

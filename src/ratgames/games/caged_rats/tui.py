@@ -35,9 +35,16 @@ class Panel(HandPanel):
         Binding("2", "feed(2)", "Feed rat 2", show=False),
     ]
 
+    stage_word = "Deal"
+    shows_stage_end = True  # the last lead of a deal scores it and deals the next at once
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seen_events: tuple[int, int] = (0, 0)
+        self.deal_end: dict[str, Any] | None = None
+        """The observation at the end of the last deal (its last lead, final cages)."""
+        self.end_reported = 0
+        """The deal whose end :meth:`stage_over` has reported."""
 
     def help_line(self) -> str:
         return (
@@ -53,13 +60,55 @@ class Panel(HandPanel):
         if observation["deal"] != deal:
             count = 0
             last = observation.get("last_deal")
-            if last and deal:
+            if last and deal and self.end_reported != deal:
                 pts = last["points"]
                 self.host.say(f"Deal {deal} scored: Red {pts[0]}, Black {pts[1]}")
         for event in events[count:]:
             self.host.say(describe_event(self.game, event, self.seat))
         self.seen_events = (observation["deal"], len(events))
         super().show(observation, legal, to_act)
+
+    def stage_over(self, observation: dict[str, Any]) -> None:
+        """The deal's end: its last lead and its score in the log, its final table kept for the
+        screen between deals."""
+        deal, count = self.seen_events
+        events = observation["events"]
+        for event in events[count:]:
+            self.host.say(describe_event(self.game, event, self.seat))
+        self.seen_events = (deal, len(events))
+        self.deal_end = observation
+        self.end_reported = deal
+
+    def round_summary(self, observation: dict[str, Any]) -> Text | None:
+        """Between deals: the deal's points and the score, both cages as the deal left them,
+        and its last lead."""
+        end = self.deal_end
+        if end is None:
+            return None
+        text = Text()
+        last = observation.get("last_deal") or {}
+        points = last.get("points")
+        if points:
+            text.append(f"This deal: Red {points[0]}, Black {points[1]}\n", style="bold")
+        text.append(score_line(observation) + "\n\n")
+        for s in (0, 1):
+            who = NAMES[s] + (" (you)" if s == self.seat else "")
+            text.append(f"{who}: {end['deal_points'][s]} points this deal\n", style="bold")
+            for i, rat in enumerate(end["cages"][s]):
+                text.append(f"  rat {i + 1}: {pretty(parse_card(rat['rat']))} ")
+                text.append(
+                    f"{rat['captures']}/{rat['needs']} {rat['suit']} {rat['state']}\n",
+                    style=STATE_STYLE[rat["state"]],
+                )
+        events = end["events"]
+        offers = [i for i, e in enumerate(events) if e["kind"] == "offer"]
+        if offers:
+            text.append("\nThe last lead:\n", style="bold")
+            for event in events[offers[-1] :]:
+                if event["kind"] in ("score", "rubber"):
+                    continue
+                text.append("  " + describe_event(self.game, event, self.seat) + "\n")
+        return text
 
     def render(self) -> Text:
         obs = self.obs

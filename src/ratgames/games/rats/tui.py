@@ -20,7 +20,7 @@ from ratgames.core.game import Action
 from ratgames.tui.base import HandPanel
 
 from .combos import DISCARD, DISCARD1
-from .render import count_of, describe_event, suit_symbols, trick_lines
+from .render import count_of, describe_event, seat_label, suit_symbols, trick_lines
 
 
 class Panel(HandPanel):
@@ -56,6 +56,46 @@ class Panel(HandPanel):
                 self.host.say(describe_event(self.game, event, self.seat, symbols=True))
         self.last_event = max(self.last_event, observation["n_events"])
         super().show(observation, legal, to_act)
+
+    def is_out(self, observation: dict[str, Any]) -> bool:
+        return bool(observation["out"][self.seat])
+
+    def round_summary(self, observation: dict[str, Any]) -> Text:
+        """Between rounds: how the round ended, the cards everyone holds now (the score of
+        Rats: the last player with cards wins) and those of theirs everyone has seen, and the
+        round's last trick."""
+        game = self.game
+        text = Text()
+        events = observation["events"]
+        ends = [i for i, e in enumerate(events) if e["kind"] == "round_end"]
+        if ends:
+            text.append(describe_event(game, events[ends[-1]], self.seat) + "\n", style="bold")
+        text.append("\nCards held (hand + reserve):\n", style="bold")
+        width = max(len(seat_label(game, s, self.seat)) for s in range(observation["players"]))
+        for s in range(observation["players"]):
+            label = f"  {seat_label(game, s, self.seat):<{width}}  "
+            if observation["out"][s]:
+                text.append(label + f"out since round {observation['out_round'][s]}\n", "dim")
+                continue
+            held = observation["hand_sizes"][s] + observation["reserve_sizes"][s]
+            text.append(label + count_of(held, "card"), style="bold" if s == self.seat else "")
+            known = observation["holdings_known"][s]
+            if known and s != self.seat:
+                text.append(f" (seen: {suit_symbols(' '.join(known))})")
+            text.append("\n")
+        if ends:
+            start = ends[-1]
+            while start > 0 and events[start - 1]["kind"] != "trick":
+                start -= 1
+            first = start - 1
+            while first > 0 and events[first - 1]["kind"] == "play":
+                first -= 1
+            trick = [describe_event(game, e, self.seat, symbols=True) for e in events[first:start]]
+            if trick:
+                text.append("\nThe round's last trick:\n", style="bold")
+                for line in trick:
+                    text.append(f"  {line}\n")
+        return text
 
     def render(self) -> Text:
         obs = self.obs
