@@ -613,3 +613,29 @@ def test_private_codes_are_long_and_guesses_are_limited(make_server: Any) -> Non
         await host.close()
 
     run(main())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_search_bots_play_on_after_a_worker_is_killed(make_server: Any) -> None:
+    """A search worker killed (out of memory, by hand) costs one search, not the table."""
+    server = make_server(pool_workers=1, warm_pool=True)
+
+    async def main() -> None:
+        created = await create(
+            server.base, "caged-rats", [{"kind": "open"}, {"kind": "bot", "bot": "hard"}]
+        )
+        host = await connect(server.base, created)
+        host.host("start")
+        rng = __import__("random").Random(5)
+        killed = False
+        while await host.my_turn_or_end(timeout=30):
+            if not killed and host.state is not None and host.state["seq"] >= 2:
+                assert _wait_for(lambda: bool(_workers_of(os.getpid())), 30)
+                for worker in _workers_of(os.getpid()):
+                    os.kill(worker, signal.SIGKILL)
+                killed = True
+            await host.act(rng.choice(host.legal))
+        assert killed and host.over
+        await host.close()
+
+    run(main(), timeout=120)

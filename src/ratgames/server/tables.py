@@ -21,6 +21,7 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine, Mapping
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -834,7 +835,14 @@ class Table:
                 sample = state.sample_consistent(seat, Rng(secrets.randbits(63)))
                 began = time.monotonic()
                 within_budget(bot, self.lobby.settings)
-                text, thought = await self.lobby.searches.run(self.code, think, bot, sample, seat)
+                try:
+                    text, thought = await self.lobby.searches.run(
+                        self.code, think, bot, sample, seat
+                    )
+                except BrokenProcessPool:  # a worker was killed: once more, on new workers
+                    text, thought = await self.lobby.searches.run(
+                        self.code, think, bot, sample, seat
+                    )
                 log.debug(
                     "table %s: seat %d thought for %.2f s",
                     self.code,
@@ -968,7 +976,12 @@ class Lobby:
         self.expired = 0
 
     def pool(self) -> Executor:
-        """The process pool of the search bots (started when first needed)."""
+        """The process pool of the search bots (started when first needed, and again if a
+        worker died: a pool whose worker was killed takes no more work)."""
+        if self._pool is not None and getattr(self._pool, "_broken", False):
+            log.error("a search worker died; the search bots' processes are started again")
+            stop_pool(self._pool)
+            self._pool = None
         if self._pool is None:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
