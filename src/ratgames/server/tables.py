@@ -1168,13 +1168,13 @@ class Lobby:
         return self.add(table)
 
     def public_tables(self, limit: int | None = None, after: str | None = None) -> list[Table]:
-        """The public tables in the lobby or in play, in the order they came: at most
-        ``limit`` (default :attr:`Settings.list_limit`), from the one after the table ``after``
-        (the last code of the previous page)."""
+        """The public tables in the lobby or in play, newest first: at most ``limit`` (default
+        :attr:`Settings.list_limit`), from the one after the table ``after`` (the last code of
+        the previous page) on."""
         limit = self.settings.list_limit if limit is None else limit
         if not 1 <= limit <= 500:
             raise RequestError(400, "invalid_message", f"limit must be from 1 to 500, not {limit}")
-        start = 0
+        start: float = float("inf")
         if after is not None:
             mark = self.tables.get(after.strip().upper())
             if mark is None:
@@ -1186,8 +1186,8 @@ class Lobby:
                 )
             start = mark.number
         out: list[Table] = []
-        for t in self.tables.values():  # held in the order of their numbers
-            if t.number > start and t.public and t.status in ("lobby", "playing"):
+        for t in reversed(self.tables.values()):  # held in the order of their numbers
+            if t.number < start and t.public and t.status in ("lobby", "playing"):
                 out.append(t)
                 if len(out) == limit:
                     break
