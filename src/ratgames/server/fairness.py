@@ -12,8 +12,11 @@ works and its limits are in ``docs/server.md`` ("Fair slaps").
 from __future__ import annotations
 
 import asyncio
+import socket
+import struct
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,13 +24,79 @@ if TYPE_CHECKING:
     from .tables import Conn, Table
 
 MIN_REACTION = 0.100
-"""No person reacts faster than this (seconds): a claim of a faster reaction is raised to it."""
+"""No person reacts faster than this (seconds): no action is credited sooner after the state
+it reacts to, and a slap pressed sooner after a pile appeared on a screen is aimed at the pile
+before it."""
 MAX_WINDOW = 0.600
 """The longest a race stays open after its first action arrived (seconds)."""
 MARGIN = 0.030
 """Slack added to the window for jitter (seconds)."""
 DEFAULT_RTT = 0.100
 """The round trip assumed for a connection not measured yet (seconds)."""
+MAX_RTT = 0.300
+"""The longest round trip the server makes up for (seconds), when it cannot measure the
+connection itself: a client that answers pings late cannot make its slaps look faster by more
+than this."""
+TRANSPORT_SLACK = 0.025
+"""What the round trip of the pings may exceed the transport's own measure by (seconds): the
+time the client and the server take to read and answer a message."""
+CLAIM_SLACK = 0.040
+"""How much earlier than its arrival allows a client's own times may put a reaction (seconds):
+room for jitter on the way, and all that a false claim can gain."""
+
+# struct tcp_info (linux/tcp.h): the smoothed round trip, in microseconds, is its 18th field
+# (8 one-byte fields, then 32-bit ones: rto, ato, snd_mss, rcv_mss, unacked, sacked, lost,
+# retrans, fackets, the four last_* times, pmtu, rcv_ssthresh, rtt).
+_TCPI_RTT_OFFSET = 68
+_TCPI_SIZE = 104
+
+
+def _tcp_rtt(sock: socket.socket) -> float | None:
+    """The kernel's smoothed round trip of a TCP socket (seconds), or None if unknown."""
+    try:
+        info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, _TCPI_SIZE)
+    except (AttributeError, OSError):
+        return None
+    if len(info) < _TCPI_RTT_OFFSET + 4:
+        return None
+    (micros,) = struct.unpack_from("I", info, _TCPI_RTT_OFFSET)
+    return micros / 1e6 if micros > 0 else None
+
+
+def _find_transport(send: Any, depth: int = 0) -> asyncio.BaseTransport | None:
+    """The transport behind an ASGI ``send``: the server's protocol object (``send`` is its
+    method) holds it; middleware wraps ``send`` in closures, which are searched."""
+    if depth > 6 or send is None:
+        return None
+    owner = getattr(send, "__self__", None)
+    transport = getattr(owner, "transport", None)
+    if isinstance(transport, asyncio.BaseTransport):
+        return transport
+    for cell in getattr(send, "__closure__", None) or ():
+        try:
+            inner = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if callable(inner):
+            found = _find_transport(inner, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+def transport_probe(ws: Any) -> Callable[[], float | None] | None:
+    """A function reading the round trip of a WebSocket's TCP connection as the kernel measures
+    it (from the acknowledgements of the server's own segments, which a client program does not
+    hold back), or None where that cannot be read (no TCP socket found, not Linux)."""
+    transport = _find_transport(getattr(ws, "_send", None))
+    if transport is None:
+        return None
+    sock = transport.get_extra_info("socket")
+    if sock is None or getattr(sock, "type", None) != socket.SOCK_STREAM:
+        return None
+    if _tcp_rtt(sock) is None:
+        return None
+    return lambda: None if transport.is_closing() else _tcp_rtt(sock)
 
 
 class Clock:
@@ -36,18 +105,31 @@ class Clock:
     A sample is the server's send time ``t0``, the client's clock ``c`` in its pong and the
     server's receive time ``t1``: the round trip is ``t1 - t0`` and the client's clock reads
     ``c - (t0 + t1) / 2`` ahead of the server's.  The estimate is the sample with the smallest
-    round trip among the last few (the least disturbed by queueing)."""
+    round trip among the last few (the least disturbed by queueing).
 
-    def __init__(self, keep: int = 8) -> None:
+    The pongs are the client's to send, so a client could hold them back to look farther away
+    than it is (and so quicker to react).  The round trip the server makes up for
+    (:meth:`credited_rtt`) is therefore bounded by the server's own measure of the connection
+    when it has one (``probe``: the transport's round trip, plus :data:`TRANSPORT_SLACK`), and
+    by :data:`MAX_RTT` always."""
+
+    def __init__(self, keep: int = 8, max_rtt: float = MAX_RTT) -> None:
         self.samples: deque[tuple[float, float]] = deque(maxlen=keep)
+        self.max_rtt = max_rtt
+        self.probe: Callable[[], float | None] | None = None
+        """Reads the transport's own round trip (seconds), if the server can."""
+        self.transport: float | None = None
+        """The transport's round trip at the last sample (seconds), or None."""
 
     def sample(self, sent: float, received: float, client_time: float) -> None:
         rtt = max(0.0, received - sent)
         self.samples.append((rtt, client_time - (sent + received) / 2.0))
+        if self.probe is not None:
+            self.transport = self.probe()
 
     @property
     def rtt(self) -> float | None:
-        """The best round trip measured (seconds), or None."""
+        """The best round trip measured by pings (seconds), or None."""
         return min(self.samples)[0] if self.samples else None
 
     @property
@@ -55,10 +137,22 @@ class Clock:
         """The client's clock minus the server's (seconds), or None."""
         return min(self.samples)[1] if self.samples else None
 
-    def oneway(self) -> float:
-        """The estimated one-way delay (half the best round trip)."""
+    def rtt_limit(self) -> float:
+        """The longest round trip the server believes of this connection (seconds)."""
+        limit = self.max_rtt
+        if self.transport is not None:
+            limit = min(limit, self.transport + TRANSPORT_SLACK)
+        return limit
+
+    def credited_rtt(self) -> float:
+        """The round trip made up for in this connection's reactions: the best measured (or
+        :data:`DEFAULT_RTT`), at most :meth:`rtt_limit`."""
         rtt = self.rtt
-        return (DEFAULT_RTT if rtt is None else rtt) / 2.0
+        return min(DEFAULT_RTT if rtt is None else rtt, self.rtt_limit())
+
+    def oneway(self) -> float:
+        """The estimated one-way delay (half the credited round trip)."""
+        return self.credited_rtt() / 2.0
 
 
 class TokenBucket:
@@ -93,41 +187,77 @@ class Offer:
     ref: int | None
 
 
-def reaction_credit(
+def reaction_time(
     *,
-    shown: float,
     sent: float,
-    oneway: float,
+    rtt: float,
     arrival: float,
     pressed_at: float | None,
     seen_at: float | None,
     offset: float | None,
 ) -> float:
-    """The moment (server monotonic seconds) to credit a person's action.
+    """How long (seconds) a person took to act after the state reached them, as far as the
+    server can tell; it may come out below :data:`MIN_REACTION` (or even below zero).
 
-    ``shown`` is when the server published the state the player reacted to, ``sent`` when it
-    went out on this connection, ``oneway`` the connection's one-way delay, ``arrival`` when the
-    action arrived; ``pressed_at`` and ``seen_at`` are the client's clock (seconds) when the
-    player acted and when it showed that state, ``offset`` the client's clock minus the server's.
+    ``sent`` is when the state went out on this connection, ``rtt`` the round trip made up for
+    (:meth:`Clock.credited_rtt`), ``arrival`` when the action arrived; ``pressed_at`` and
+    ``seen_at`` are the client's clock (seconds) when the player acted and when it showed that
+    state, ``offset`` the client's clock minus the server's.
 
-    The player's reaction is ``pressed_at - seen_at`` when the client says both, else the press
-    time brought to the server's clock less the moment the state reached the client, else the
-    arrival less the one-way delay less that moment.  It is bounded: at least
-    :data:`MIN_REACTION`, at most what the arrival allows (``arrival - reached``).  The credit is
-    ``shown + reaction``: every player's reaction counts from the same moment, whatever their
-    latency, and never later than the action's arrival.
+    The server's own measure is ``arrival - sent - rtt``: the time between the state going out
+    and the action coming back, less the round trip.  The client's times (``pressed_at -
+    seen_at`` on one clock, else ``pressed_at`` brought to the server's clock with ``offset``)
+    are believed only within :data:`CLAIM_SLACK` below that measure, and never above it: jitter
+    on the way is forgiven, a made-up fast reaction is not.
     """
-    reached = sent + oneway
+    measured = arrival - sent - rtt
     if pressed_at is not None and seen_at is not None and pressed_at >= seen_at:
         claim = pressed_at - seen_at
     elif pressed_at is not None and offset is not None:
-        claim = (pressed_at - offset) - reached
+        claim = (pressed_at - offset) - (sent + rtt / 2.0)
     else:
-        claim = (arrival - oneway) - reached
-    reaction = max(claim, MIN_REACTION)
-    reaction = min(reaction, arrival - reached)
-    reaction = max(reaction, 0.0)
-    return shown + reaction
+        return measured
+    return min(measured, max(claim, measured - CLAIM_SLACK))
+
+
+def reaction_credit(
+    *,
+    shown: float,
+    sent: float,
+    rtt: float,
+    arrival: float,
+    pressed_at: float | None,
+    seen_at: float | None,
+    offset: float | None,
+) -> float:
+    """The moment (server monotonic seconds) to credit a person's action: ``shown`` (when the
+    server published the state the player reacted to) plus their :func:`reaction_time`, which
+    counts as at least :data:`MIN_REACTION` whatever the client says or does with its pings.
+    Every player's reaction counts from the same moment, whatever their latency."""
+    reaction = reaction_time(
+        sent=sent,
+        rtt=rtt,
+        arrival=arrival,
+        pressed_at=pressed_at,
+        seen_at=seen_at,
+        offset=offset,
+    )
+    return shown + max(reaction, MIN_REACTION)
+
+
+AIM_BACK = 16
+"""How many pile versions back a quick press may be aimed."""
+
+
+def _slap_version(text: str) -> int | None:
+    """N of a ``slap@N`` action text, or None for any other text."""
+    t = text.strip().lower()
+    if not t.startswith("slap@"):
+        return None
+    digits = t[5:]
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
+        return None
+    return int(digits)
 
 
 class RaceDesk:
@@ -181,33 +311,71 @@ class RaceDesk:
     def _seq_seen(self, conn: Conn | None, text: str) -> int:
         """The seq of the state the player reacted to: for ``slap@N`` the state that showed pile
         version N, else the latest state sent to the connection."""
-        if text.startswith("slap@"):
-            digits = text[5:]
-            if digits.isdigit():
-                seq = self.version_seq.get(int(digits))
-                if seq is not None:
-                    return seq
+        version = _slap_version(text)
+        if version is not None:
+            seq = self.version_seq.get(version)
+            if seq is not None:
+                return seq
         if conn is not None and conn.sent_at:
             return max(conn.sent_at)
         return self.table.seq
 
+    def aim(self, conn: Conn, version: int, since: float) -> int:
+        """The pile version a slap is aimed at when its player pressed ``since`` seconds after
+        pile ``version`` reached their screen: that version if it had been there at least
+        :data:`MIN_REACTION`, else the latest one before it that had (by when each went out on
+        this connection), else the oldest one shown there lately."""
+        if since >= MIN_REACTION:
+            return version
+        seq = self.version_seq.get(version)
+        sent = conn.sent_at.get(seq) if seq is not None else None
+        if sent is None:
+            return version
+        cutoff = sent + since - MIN_REACTION
+        aimed = version
+        for older in range(version - 1, max(-1, version - AIM_BACK - 1), -1):
+            seq = self.version_seq.get(older)
+            went = conn.sent_at.get(seq) if seq is not None else None
+            if went is None:
+                continue  # never shown on this screen (published within one batch)
+            aimed = older
+            if went <= cutoff:
+                break
+        return aimed
+
     def credit_for(
         self, conn: Conn, text: str, pressed_at: float | None, seen_at: float | None
-    ) -> float:
-        """The credit (monotonic seconds) of a person's action arriving now."""
+    ) -> tuple[float, str]:
+        """The credit (monotonic seconds) of a person's action arriving now, and the action as
+        it is to be judged: a slap pressed within :data:`MIN_REACTION` of its pile reaching the
+        screen is aimed at the pile before (see :meth:`aim`)."""
         arrival = time.monotonic()
         seq = self._seq_seen(conn, text)
         shown = self.shown.get(seq, arrival)
         sent = conn.sent_at.get(seq, shown)
-        return reaction_credit(
-            shown=shown,
+        pressed = None if pressed_at is None else pressed_at / 1000.0
+        seen = None if seen_at is None else seen_at / 1000.0
+        reaction = reaction_time(
             sent=sent,
-            oneway=conn.clock.oneway(),
+            rtt=conn.clock.credited_rtt(),
             arrival=arrival,
-            pressed_at=None if pressed_at is None else pressed_at / 1000.0,
-            seen_at=None if seen_at is None else seen_at / 1000.0,
+            pressed_at=pressed,
+            seen_at=seen,
             offset=conn.clock.offset,
         )
+        credit = shown + max(reaction, MIN_REACTION)
+        version = _slap_version(text)
+        if version is None:
+            return credit, text
+        # Which pile the press was aimed at follows the client's own times when it gives them
+        # (a false claim can only turn a bad slap into a late one), else the server's measure.
+        since = pressed - seen if pressed is not None and seen is not None else reaction
+        aimed = self.aim(conn, version, since)
+        if aimed == version:
+            return credit, text
+        aimed_seq = self.version_seq.get(aimed, seq)
+        floor = self.shown.get(aimed_seq, shown) + MIN_REACTION
+        return max(floor, shown + reaction), f"slap@{aimed}"
 
     async def offer(
         self,
@@ -227,7 +395,7 @@ class RaceDesk:
         if credit is not None:
             credit_m = table.t0 + credit
         elif conn is not None:
-            credit_m = self.credit_for(conn, text, pressed_at, seen_at)
+            credit_m, text = self.credit_for(conn, text, pressed_at, seen_at)
         else:
             credit_m = arrival
         is_slap = text.strip().lower().startswith("slap@")
