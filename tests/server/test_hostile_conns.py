@@ -62,7 +62,7 @@ def table_frames(client: TableClient) -> list[dict[str, Any]]:
 def test_spectators_joining_are_sent_together(make_server: Any) -> None:
     """Forty spectators saying hello at once cost the player a few ``table`` messages, not
     forty, and the last one counts them all."""
-    server = make_server(hello_rate=Rate(0, 1, 0))
+    server = make_server(hello_rate=Rate(0, 1, 0), arrivals_rate=Rate(0, 1, 0))
 
     async def main() -> None:
         created = await create(server.base, "rats", [{"kind": "open"}, {"kind": "bot"}])
@@ -108,6 +108,30 @@ def test_spectators_are_capped_and_their_chat_is_off(make_server: Any) -> None:
         assert [m["text"] for m in watchers[1].chat] == ["line 0", "line 1"]
         for c in (*watchers, host):
             await c.close()
+
+    run(main())
+
+
+def test_spectators_arriving_never_keep_a_player_out(make_server: Any) -> None:
+    server = make_server(hello_rate=Rate(0, 1, 0), arrivals_rate=Rate(1, 60, 3))
+
+    async def main() -> None:
+        created = await create(server.base, "rats", [{"kind": "open"}, {"kind": "bot"}])
+        code = created["table"]["code"]
+        watchers = [TableClient(server.base, code) for _ in range(3)]
+        for w in watchers:
+            await w.connect()
+        late = TableClient(server.base, code)
+        with pytest.raises(ClientError) as refused:
+            await late.connect()
+        assert refused.value.code == "rate_limited"
+        assert "too many spectators arriving" in refused.value.message
+        for _ in range(3):  # the player comes and goes as often as they like
+            host = await connect(server.base, created)
+            assert host.seat == 0
+            await host.close()
+        for w in watchers:
+            await w.close()
 
     run(main())
 

@@ -660,6 +660,8 @@ async def hello(lobby: Lobby, conn: Conn, msg: Hello) -> None:
         raise RequestError(
             409, "wrong_status", f"table {table.code} has its most spectators ({cap}) already"
         )
+    if seat is None:
+        table.spectator_arrives()
     detach(conn)
     conn.greeted = True
     conn.table = table

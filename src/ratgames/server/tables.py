@@ -54,6 +54,7 @@ SPECTATOR_QUEUE_LIMIT = 200
 """The same for a spectator: a slow spectator is let go long before a player would be."""
 CHAT_RATE = Rate(5, 1.0, 10)
 HELLO_RATE = Rate(5, 1.0, 20)
+ARRIVALS_RATE = Rate(10, 1.0, 20)
 CREATE_RATE = Rate(10, 60.0, 10)
 LOOKUP_RATE = Rate(10, 60.0, 20)
 KEEP_FINISHED = 2000
@@ -320,6 +321,8 @@ class Settings:
     """Chat lines at one table."""
     hello_rate: Rate = HELLO_RATE
     """``hello`` messages from one address."""
+    arrivals_rate: Rate = ARRIVALS_RATE
+    """Spectators' ``hello`` messages at one table (seats are never held up by them)."""
     create_rate: Rate = CREATE_RATE
     """Tables created from one address."""
     lookup_rate: Rate = LOOKUP_RATE
@@ -375,6 +378,7 @@ class Table:
     """When someone last came, went or changed something (monotonic s): idle lobby tables
     expire."""
     chat_bucket: TokenBucket | None = None
+    arrivals_bucket: TokenBucket | None = None
     _table_due: asyncio.TimerHandle | None = None
     _table_sent: float = -1e9
 
@@ -474,6 +478,22 @@ class Table:
 
     def spectators(self) -> int:
         return sum(1 for c in self.conns if c.seat is None)
+
+    def spectator_arrives(self) -> None:
+        """A spectator's ``hello``: refused beyond :attr:`Settings.arrivals_rate` (a seat's
+        hello never counts, so spectators cannot keep the players out)."""
+        rate = self.lobby.settings.arrivals_rate
+        if rate.off:
+            return
+        if self.arrivals_bucket is None:
+            self.arrivals_bucket = rate.bucket()
+        if not self.arrivals_bucket.allow():
+            raise RequestError(
+                429,
+                "rate_limited",
+                f"too many spectators arriving at table {self.code} ({rate.words()}); "
+                "try again in a moment",
+            )
 
     def chat(self, line: dict[str, Any]) -> None:
         """A chat line to everyone at the table (refused beyond the table's chat rate)."""
