@@ -497,3 +497,22 @@ def test_a_late_pong_does_not_make_a_connection_look_farther() -> None:
     honest.probe = lambda: 0.150
     honest.sample(0.0, 0.160, 0.0)
     assert abs(honest.credited_rtt() - 0.160) < 1e-9
+
+
+def test_the_terminal_client_sends_when_it_showed_the_pile_it_slaps() -> None:
+    """``ratgames join``: the panel names the pile that was on the screen 100 ms before the
+    key press (maybe not the latest); the client sends the moment that pile was shown, not the
+    moment of the latest state (which would claim a reaction far quicker than the real one)."""
+    from ratgames.server.remote_tui import RemoteApp
+
+    info = {"game": "egyptian-ratscrew", "players": 2, "options": {}}
+    app = RemoteApp("http://127.0.0.1:9", "ABCD", info, seat=0, token=None)
+    shown = {3: (7, 1000.0), 4: (7, 1040.0), 5: (8, 1300.0)}
+    """seq: (pile version, when the state came)"""
+    for seq, (version, at) in shown.items():
+        app.client.seen_at[seq] = at
+        app.note_pile({"type": "state", "seq": seq, "observation": {"pile_version": version}})
+    app.client.state = {"seq": 5, "observation": {"pile_version": 8}}
+    assert app.seen_for("slap@7") == 1000.0  # the first state that showed pile 7
+    assert app.seen_for("slap@8") == 1300.0
+    assert app.seen_for("play") == 1300.0

@@ -57,6 +57,8 @@ class RemoteApp(App[None]):
             self.panel = panel_cls(self.game, seat, self, memory_aid=memory_aid)
         self.picture = Static(id="picture")
         self.last_status = ""
+        self.pile_seen: dict[int, float] = {}
+        """Real time: when each pile version was first shown here (the client's clock, ms)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -84,10 +86,20 @@ class RemoteApp(App[None]):
 
     def submit(self, action: Action) -> None:
         """Send an action; a refusal is reported in the log."""
-        state = self.client.state
-        seen = self.client.seen_at.get(state["seq"]) if state else None
         pressed = TableClient.clock() if self.game.real_time else None
+        seen = self.seen_for(str(action))
         asyncio.get_running_loop().create_task(self._send(str(action), pressed, seen))
+
+    def seen_for(self, text: str) -> float | None:
+        """When this screen showed what action ``text`` reacts to (the client's clock, ms): for
+        ``slap@N`` the moment pile version N was first drawn (the panel may name a pile older
+        than the latest one, see the game's rules on reaction time), else the latest state."""
+        if text.startswith("slap@") and text[5:].isdigit():
+            seen = self.pile_seen.get(int(text[5:]))
+            if seen is not None:
+                return seen
+        state = self.client.state
+        return self.client.seen_at.get(state["seq"]) if state else None
 
     async def _send(self, text: str, pressed: float | None, seen: float | None) -> None:
         try:
@@ -119,7 +131,19 @@ class RemoteApp(App[None]):
         elif kind == "error" and msg.get("ref") is None:
             self.say(f"Server: {msg['message']}")
 
+    def note_pile(self, msg: dict[str, Any]) -> None:
+        """Remember when a ``state`` showing a new pile version came (real-time games)."""
+        obs = msg.get("observation")
+        if isinstance(obs, dict) and isinstance(obs.get("pile_version"), int):
+            seen = self.client.seen_at.get(msg["seq"])
+            if seen is not None:
+                self.pile_seen.setdefault(obs["pile_version"], seen)
+                if len(self.pile_seen) > 64:
+                    for old in sorted(self.pile_seen)[:32]:
+                        del self.pile_seen[old]
+
     def _state(self, msg: dict[str, Any]) -> None:
+        self.note_pile(msg)
         for item in msg["events"]:
             if item.get("text"):
                 self.say(item["text"])
