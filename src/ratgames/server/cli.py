@@ -135,14 +135,15 @@ def _db_option() -> Callable[[F], F]:
     default=5.0,
     show_default=True,
     type=click.FloatRange(min=0.01),
-    help="The longest a search bot may think per move (the levels always fit).",
+    help="The longest a search bot may think per move: a bot spec above it is refused, a "
+    "level is held to it.",
 )
 @click.option(
     "--max-bot-iterations",
     default=20_000,
     show_default=True,
     type=click.IntRange(min=1),
-    help="The most iterations a search bot may use per move.",
+    help="The most iterations a search bot may use per move (the same way).",
 )
 def serve(
     host: str,
