@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from ratgames.core.game import State
 from ratgames.core.records import load_record, replay
 
-from .base import check_terminal, render_view
+from .base import check_terminal, game_module, render_view
+from .screens import HelpScreen, KeyHelp
 from .session import command
 
 
@@ -45,6 +46,13 @@ def frame_text(
         head = f"Step {index} of {len(moves)}: {game.seat_name(mover)} - {action}"
     view = state.observation(seat) if seat is not None else state.spectator_view()
     body = render_view(game, view)
+    ended = stage_end_view(frames, moves, index, seat)
+    if ended is not None:
+        word = game_module(game, "tui").Panel.stage_word
+        number = frames[index - 1].stage() + 1
+        body = (
+            f"{word} {number} is over:\n{render_view(game, ended)}\n\n{word} {number + 1}:\n{body}"
+        )
     tail = ""
     outcome = state.outcome()
     if outcome is not None:
@@ -58,22 +66,55 @@ def frame_text(
     return f"{head}\n\n{body}{tail}"
 
 
+def stage_end_view(
+    frames: list[State], moves: list[tuple[int, str]], index: int, seat: int | None
+) -> dict[str, Any] | None:
+    """Where the action before frame ``index`` ended a round and dealt the next at once (a game
+    whose panel ``shows_stage_end``), the view of that round's end, which no frame holds: the
+    action played again on a copy that stops there.  None for every other frame."""
+    if index == 0 or frames[index].is_over():
+        return None
+    before = frames[index - 1]
+    stage = before.stage()
+    if frames[index].stage() == stage:
+        return None
+    if not game_module(before.game, "tui").Panel.shows_stage_end:
+        return None
+    end = before.clone()
+    end.only_scored_after(stage)
+    mover, action = moves[index - 1]
+    end.apply(mover, action)
+    view = end.observation(seat) if seat is not None else end.spectator_view()
+    if "to_act" in view:
+        view["to_act"] = []  # the round is over: nobody acts in it any more
+    return view
+
+
 class ReplayApp(App[None]):
     """Step through a record: from one seat's view, or as a spectator."""
 
     TITLE = "ratgames replay"
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
-    #table { width: 2fr; padding: 0 1; }
-    #moves { width: 1fr; border-left: solid $primary; padding: 0 1; }
+    #table-scroll { width: 2fr; }
+    #moves-scroll { width: 1fr; border-left: solid $primary; }
+    #table, #moves { width: 100%; padding: 0 1; }
     """
-    BINDINGS = [
-        Binding("right,n,space", "step(1)", "Next"),
-        Binding("left,p,backspace", "step(-1)", "Back"),
-        Binding("pagedown", "step(10)", "+10", show=False),
-        Binding("pageup", "step(-10)", "-10", show=False),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(-1)", "End"),
-        Binding("q,ctrl+q", "quit", "Quit"),
+    KEYS: ClassVar[list[tuple[str, str, str, str, str, str]]] = [
+        # keys, action, in the footer: keys and label; in the help: keys and what they do
+        ("right,n,space", "step(1)", "→/n", "Next", "right n space", "the next step"),
+        ("left,p,backspace", "step(-1)", "←/p", "Back", "left p backspace", "the step before"),
+        ("pagedown", "step(10)", "PgDn", "+10", "page down", "10 steps on"),
+        ("pageup", "step(-10)", "PgUp", "-10", "page up", "10 steps back"),
+        ("home", "jump(0)", "Home", "Start", "home", "the deal"),
+        ("end", "jump(-1)", "End", "End", "end", "the end"),
+        ("question_mark", "help", "?", "Help", "?", "these keys and the rules of the game"),
+        ("q,ctrl+q", "quit", "q", "Quit", "q ctrl+q", "quit"),
+    ]
+    # Priority: the scrolling panes would otherwise take Home, End and the page keys.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(keys, action, label, key_display=shown, priority=True)
+        for keys, action, shown, label, _, _ in KEYS
     ]
 
     def __init__(self, record: dict[str, Any], seat: int | None = None) -> None:
@@ -105,6 +146,20 @@ class ReplayApp(App[None]):
     def on_mount(self) -> None:
         self.redraw()
 
+    def action_help(self) -> None:
+        """?: the viewer's keys, and the rules of the game."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        game = self.frames[0].game
+        keys = [KeyHelp(full, what) for *_, full, what in self.KEYS]
+        self.push_screen(HelpScreen(f"Replay of {game.title}", keys, game.rules()))
+
+    def _follow_move(self) -> None:
+        """Scroll the move list so that the current step is in view (in its middle)."""
+        pane = self.query_one("#moves-scroll", VerticalScroll)
+        line = max(0, self.index - 1)
+        pane.scroll_to(y=max(0, line - pane.size.height // 2), animate=False)
+
     def redraw(self) -> None:
         self.query_one("#table", Static).update(
             Text(frame_text(self.frames, self.moves, self.index, self.seat))
@@ -115,6 +170,7 @@ class ReplayApp(App[None]):
             style = "reverse" if i == self.index else ""
             lines.append(f"{i:4d}  {game.seat_name(seat)}: {action}\n", style=style)
         self.query_one("#moves", Static).update(lines)
+        self.call_after_refresh(self._follow_move)
 
     def action_step(self, delta: int) -> None:
         self.index = max(0, min(len(self.frames) - 1, self.index + delta))

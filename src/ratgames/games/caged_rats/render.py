@@ -104,9 +104,9 @@ def table_lines(view: dict[str, Any]) -> list[str]:
     """The table as lines: scores, both cages, the capture on offer and the bids."""
     seat = view.get("seat")
     lines = [score_line(view)]
+    phase = f"   phase: {view['phase']}" if view["to_act"] or view["phase"] == "over" else ""
     lines.append(
-        f"Dealer: {NAMES[view['dealer']]}   lead {view['lead']}/{view['leads_per_deal']}   "
-        f"phase: {view['phase']}"
+        f"Dealer: {NAMES[view['dealer']]}   lead {view['lead']}/{view['leads_per_deal']}{phase}"
     )
     for s in (0, 1):
         who = NAMES[s] + (" (you)" if s == seat else "")
