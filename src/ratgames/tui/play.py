@@ -201,6 +201,13 @@ class PlayApp(App[None]):
         self._events_before: list[Any] = []
         self._finished = False
         self._pass_shown = False
+        self._cover_first = (
+            state is not None
+            and len(self.people) > 1
+            and not self.watching
+            and not game.real_time
+            and not self.state.is_over()
+        )
         memory_aid = bool(game.options.get("memory_aid", False))
         self.panels: dict[int, GamePanel] = {}
         if game.real_time:
@@ -247,6 +254,14 @@ class PlayApp(App[None]):
             for signum in (signal.SIGTERM, signal.SIGHUP):
                 loop.add_signal_handler(signum, self.stop_on_signal, signum)
         self.panel.focus()
+        if self._cover_first:
+            # A hot-seat game taken up again: whoever sits at the keyboard now may not be the
+            # one whose cards would show, so the table stays covered until they say so.
+            self._cover_first = False
+            to_act = self.state.seats_to_act()
+            seat = to_act[0] if to_act and self.bots[to_act[0]] is None else self.seat
+            self.pass_keyboard(seat, "The game goes on where it stopped.")
+            return
         self.refresh_table()
 
     def _start_bots(self) -> None:
@@ -471,9 +486,9 @@ class PlayApp(App[None]):
 
     # --- hot-seat -------------------------------------------------------------------------------
 
-    def pass_keyboard(self, seat: int) -> None:
+    def pass_keyboard(self, seat: int, why: str | None = None) -> None:
         """Cover the table until ``seat``'s person is at the keyboard, then show them theirs."""
-        why = f"It is {self.names[seat]}'s turn."
+        why = why or f"It is {self.names[seat]}'s turn."
 
         def taken(_: Any) -> None:
             self.switch_person(seat)

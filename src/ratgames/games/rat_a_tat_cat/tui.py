@@ -21,6 +21,11 @@ from ratgames.tui.base import ObservingPanel
 
 from .rules import DISCARD, DRAW, END, KNOCK, NOSWAP, PEEKS, REPLACE, SLOTS, SWAPS, TAKE
 
+OWN_MOVES = frozenset(
+    {"draw", "power", "take", "replace", "discard", "pass", "peek", "swap", "noswap", "knock"}
+)
+"""The events of a seat's own moves (after each, the cards it was looking at are hidden)."""
+
 
 class Panel(ObservingPanel):
     """Your row, the other rows, the piles, whose turn it is, the scores, what just happened."""
@@ -63,6 +68,10 @@ class Panel(ObservingPanel):
         moves too, with the card you drew while you hold it: ``latest`` is the newest event)."""
         me = self.seat
         kind = event["kind"]
+        if kind in OWN_MOVES and event["seat"] == me:
+            # A look lasts until your next move: so it is when a resumed game's panel goes over
+            # the moves again, which must not give a second look at what you saw before.
+            self.looking = set()
         if kind == "deal":
             self.looking = {0, SLOTS - 1}
         elif kind == "peek" and event["seat"] == me:
