@@ -584,3 +584,166 @@ def test_a_long_run_on_the_python_modules_suggests_the_compiled_build(
     monkeypatch.delenv("RATGAMES_COMPILED")
     monkeypatch.setattr(compiled, "active", compiled.cache_root())  # already compiled
     assert tip not in " ".join(CliRunner().invoke(app, args).output.split())
+
+
+# --- the server's commands: bad input in one line, exit code 2 ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["serve", "--port", "99999"], "99999 is not in the range 1<=x<=65535"),
+        (["serve", "--port", "-1"], "-1 is not in the range 1<=x<=65535"),
+        (["serve", "--db", "FILE/x.db"], "FILE is a file, not a folder"),
+        (["serve", "--db", "."], "is a folder: give the database file"),
+        (["serve", "--db", "mysql://x/y"], "unsupported database URL"),
+        (["serve", "--host", "no-such-host.invalid"], "cannot listen on 'no-such-host.invalid'"),
+        (["serve", "--log-level", "loud"], "'loud' is not one of 'critical'"),
+        (["export", "--db", "FILE/x.db"], "FILE is a file, not a folder"),
+        (["export", "--db", "no/such/dir/db.sqlite"], "there is no database at"),
+        (["export"], "(the default): no server has stored a game here yet"),
+        (["db", "upgrade", "--db", "FILE/x.db"], "FILE is a file, not a folder"),
+        (["serve", "--db", "NOTDB"], "file is not a database"),
+    ],
+)
+def test_server_commands_refuse_bad_input_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path / "home"))
+    (tmp_path / "FILE").write_text("a file\n")
+    (tmp_path / "NOTDB").write_text("not a database, " * 100)
+    code, out, err = run(capsys, *args)
+    assert code == 2, (out, err)
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert not (tmp_path / "no").exists() and not (tmp_path / "home").exists()  # nothing made
+
+
+def test_serve_refuses_a_port_in_use(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        db = str(tmp_path / "s.db")
+        code, _, err = run(capsys, "serve", "--port", str(port), "--db", db)
+    assert code == 2 and f"cannot listen on 127.0.0.1:{port}: Address already in use" in err
+    assert f"try --port {port + 1}" in err and len(err.strip().splitlines()) == 1
+
+
+class _Tables:
+    """A stand-in for a server's REST API: one finished table (DONE), no other."""
+
+    def __enter__(self) -> str:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                if self.path == "/api/tables/DONE":
+                    status, body = (
+                        200,
+                        {
+                            "code": "DONE",
+                            "game": "caged-rats",
+                            "players": 2,
+                            "options": {},
+                            "status": "finished",
+                            "record_id": 7,
+                            "next_table": None,
+                        },
+                    )
+                else:
+                    code = self.path.rpartition("/")[2]
+                    status, body = 404, {"detail": f"no table has the code {code!r}"}
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return f"127.0.0.1:{self.server.server_address[1]}"
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.mark.parametrize("command", ["join", "bot"])
+def test_join_and_bot_exit_2_with_one_line_and_the_next_command(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    """An unknown table, an unreachable server and a finished table are bad input: exit code
+    2 with one line, which for a finished table says what can still be done."""
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path))
+    with _Tables() as where:
+        code, _, err = run(capsys, command, "NOPE", "--server", where)
+        assert code == 2 and "no table has the code 'NOPE' at http://" in err
+        assert "check the code" in err and len(err.strip().splitlines()) == 1
+        code, _, err = run(capsys, command, "DONE", "--server", where)
+        assert code == 2 and "the game at table DONE is over" in err
+        assert len(err.strip().splitlines()) == 1
+        assert "/api/records/7" in err and "ratgames replay FILE" in err
+        if command == "join":
+            assert f"'ratgames join http://{where}/t/DONE --watch'" in err
+    code, _, err = run(capsys, command, "ABCDEF", "--server", "127.0.0.1:9")
+    assert code == 2 and "cannot reach a server at http://127.0.0.1:9" in err
+    assert "--server HOST:PORT" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_serve_starts_quietly_unless_asked(tmp_path: Path, verbose: bool) -> None:
+    """A start says in one line where the server listens; -v shows the start steps (but not
+    Alembic's list of plugins)."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    command = [sys.executable, "-c", "from ratgames.cli import main; main()", "serve"]
+    command += ["--port", str(port), "--db", str(tmp_path / "s.db"), "--workers", "1"]
+    command += ["-v"] if verbose else []
+    env = {**os.environ, "RATGAMES_HOME": str(tmp_path)}
+    process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not start")
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    lines = err.strip().splitlines()
+    assert (
+        lines[0]
+        == f"ratgames server on http://127.0.0.1:{port}/ (database sqlite:///{tmp_path / 's.db'})"
+    )
+    if verbose:
+        assert any("Application startup complete" in line for line in lines)
+        assert not any("setup plugin" in line for line in lines)
+    else:
+        assert lines == lines[:1], err

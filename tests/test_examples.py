@@ -35,18 +35,20 @@ ONLINE = ("serve", "join", "bot", "export", "db")
 """The online commands, which tests/server runs against a real server instead."""
 
 
-def readme_commands() -> Iterator[str]:
+def readme_commands(online: bool = False) -> Iterator[str]:
     """The ratgames commands of the README: its shell blocks, and the tables' commands (which
-    follow ``ratgames`` with ``-n 2``)."""
+    follow ``ratgames`` with ``-n 2``).  With ``online``, only the online commands."""
     for block in re.findall(r"```sh\n(.*?)```", README, re.S):
         for line in block.replace("\\\n", " ").splitlines():
             line = line.split("  #")[0].strip()
             if line.startswith("#") or "ratgames " not in line:
                 continue
             command = line[line.index("ratgames ") + len("ratgames ") :]
-            if command.split()[0] in ONLINE:
+            if (command.split()[0] in ONLINE) != online:
                 continue  # needs a server: tests/server runs these against a real one
             yield command
+    if online:
+        return
     for span in re.findall(r"`((?:simulate|tournament) [^`]+)`", README):
         command = " ".join(span.split())
         yield command if " -n " in command else command.replace(" ", " -n 2 ", 1)
@@ -198,3 +200,35 @@ def test_the_readme_python_example_runs() -> None:
     namespace: dict[str, Any] = {}
     exec(compile(code, "README.md", "exec"), namespace)
     assert namespace["state"].is_over()
+
+
+def _parse_only(args: list[str]) -> None:
+    """Parse ``ratgames ARGS`` as the command line would, without running the command: a
+    mistyped option or an argument too many raises :class:`click.UsageError`."""
+    import click
+
+    from ratgames.cli import app
+
+    ctx = click.Context(app, info_name="ratgames")
+    command: click.Command | None = app
+    while isinstance(command, click.Group):
+        name, args = args[0], args[1:]
+        command = command.get_command(ctx, name)
+        assert command is not None, f"no command {name!r}"
+    with command.make_context(command.name or "", args, parent=ctx):
+        pass
+
+
+def test_the_online_examples_are_commands_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    """The README's and the help's examples of the online commands (which need a server, run
+    in tests/server) at least parse: every option and argument is one the command takes."""
+    commands = list(readme_commands(online=True))
+    for name in ONLINE:
+        out = run(capsys, [*name.split(), "--help"])[1]
+        for line in out.splitlines():
+            stripped = line.strip()
+            if stripped.startswith("ratgames ") and not stripped.startswith("ratgames [OPTIONS]"):
+                commands.append(re.split(r"\s{2,}", stripped)[0][len("ratgames ") :])
+    assert any(c.startswith("export") for c in commands) and len(commands) >= 8
+    for command in commands:
+        _parse_only(shlex.split(command.split("   #")[0]))

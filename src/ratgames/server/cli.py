@@ -9,13 +9,15 @@ import logging
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
 from . import store
 
 DEFAULT_SERVER = "127.0.0.1:8000"
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+"""The levels of ``serve --log-level``, quietest first (uvicorn's names)."""
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -32,7 +34,13 @@ def _db_option() -> Callable[[F], F]:
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(1, 65535),
+    help="Port to listen on (1-65535).",
+)
 @_db_option()
 @click.option(
     "--bot-pause",
@@ -70,7 +78,20 @@ def _db_option() -> Callable[[F], F]:
     help="Compress WebSocket messages (permessage-deflate): less traffic for players on slow "
     "links, more server CPU per action.",
 )
-@click.option("--log-level", default="info", show_default=True, help="uvicorn's log level.")
+@click.option(
+    "--log-level",
+    default="warning",
+    show_default=True,
+    type=click.Choice(LOG_LEVELS, case_sensitive=False),
+    help="What the server logs to stderr: warning shows only problems; info also each start "
+    "step and request; debug and trace more still.",
+)
+@click.option(
+    "--verbose",
+    "-v",
+    count=True,
+    help="Log more: -v is --log-level info, -vv debug.",
+)
 @click.option(
     "--max-connections",
     default=0,
@@ -155,6 +176,7 @@ def serve(
     allow_host: tuple[str, ...],
     compress: bool,
     log_level: str,
+    verbose: int,
     max_connections: int,
     max_conns_per_address: int,
     idle_timeout: float,
@@ -172,9 +194,13 @@ def serve(
     table that was in play is brought back where it was.  What one client may take of the
     server is limited (docs/server.md, "Limits").
 
+    It prints one line saying where it listens; -v (or --log-level info) shows each start step
+    and request as well.
+
     \b
     Examples:
       ratgames serve --host 0.0.0.0 --port 9000
+      ratgames serve -v                     # log the start steps and every request
       ratgames serve --host 0.0.0.0 --allow-host games.example.org   # reached by that name
       ratgames serve --max-conns-per-address 0 --tables-per-minute 0   # a load test on loopback
       ratgames serve --max-bot-seconds 10 --spectator-chat
@@ -216,10 +242,17 @@ def serve(
         bound_logs=True,
     )
     guard = ConnectionGuard(max_connections, max_conns_per_address, idle_timeout)
-    url = store.database_url(db)
-    store.make_engine(url)  # checks the URL before anything starts
-    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
-    click.echo(f"ratgames server on http://{host}:{port}/ (database {_safe_url(url)})", err=True)
+    _check_listen(host, port)
+    url, engine = open_database(db, must_exist=False)  # checked before anything starts
+    engine.dispose()
+    level = log_level.lower()
+    if verbose:  # -v: info, -vv: debug (or what --log-level says, if more)
+        level = LOG_LEVELS[max(LOG_LEVELS.index(level), min(verbose + 2, 4))]
+    logging.basicConfig(level=logging.DEBUG if level == "trace" else level.upper())
+    if level not in ("debug", "trace"):  # Alembic lists its plugins at every start
+        logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"ratgames server on http://{shown}:{port}/ (database {_safe_url(url)})", err=True)
     quiet_garbage_collector()
     uvicorn.run(
         create_app(url, settings),
@@ -227,11 +260,88 @@ def serve(
         port=port,
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=compress,
-        log_level=log_level,
+        log_level=level,
         lifespan="on",
         http=guarded_protocol(AutoHTTPProtocol, guard),
         backlog=min(2048, max(64, max_connections)) if max_connections else 2048,
     )
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server cannot listen on (a name that does not
+    resolve, an address of no interface here, a port in use or reserved)."""
+    import socket
+
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        raise click.BadParameter(
+            f"cannot listen on {host!r}: {exc.strerror} (give an address of this machine, "
+            "such as 127.0.0.1 or 0.0.0.0 for every interface)",
+            param_hint="--host",
+        ) from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            hint = f" (another server? try --port {port + 1})" if port < 65535 else ""
+            raise click.BadParameter(
+                f"cannot listen on {where}: {exc.strerror or exc}{hint}", param_hint="--port"
+            ) from None
+
+
+def open_database(db: str | None, *, must_exist: bool) -> tuple[str, Any]:
+    """The URL and an engine for ``--db`` (see :func:`store.database_url`), checked: a bad URL,
+    a path through a file, a folder, a file that is not a database or a server that does not
+    answer is refused in one line (``--db``).  With ``must_exist`` an SQLite file must be there
+    already (a command that reads what a server stored: a typo is not an empty database)."""
+    import sqlalchemy as sa
+
+    url = store.database_url(db)
+
+    def refuse(message: str) -> NoReturn:
+        raise click.BadParameter(message, param_hint="--db")
+
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        refuse(f"{url!r} is neither a database URL nor a file path")
+    if url.startswith("sqlite") and parsed.database and parsed.database != ":memory:":
+        path = Path(parsed.database)
+        if path.is_dir():
+            refuse(f"{path} is a folder: give the database file, such as {path / 'ratgames.db'}")
+        for above in path.parents:
+            if above.exists():
+                if not above.is_dir():
+                    refuse(f"cannot use {path}: {above} is a file, not a folder")
+                break
+        if must_exist and not path.exists():
+            if db:
+                refuse(f"there is no database at {path}: give the --db the server was run with")
+            refuse(
+                f"there is no database at {path} (the default): no server has stored a game "
+                "here yet; give the --db the server was run with"
+            )
+    try:
+        engine = store.make_engine(url)
+    except ValueError as exc:
+        refuse(str(exc))
+    except OSError as exc:  # its folder cannot be made
+        refuse(f"cannot make the folder of {parsed.database}: {exc.strerror or exc}")
+    except ImportError as exc:  # the database's driver is not installed
+        refuse(f"{_safe_url(url)} needs the {exc.name or 'database'} package, not installed here")
+    try:
+        with engine.connect():
+            pass
+    except sa.exc.SQLAlchemyError as exc:
+        engine.dispose()
+        reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
+        refuse(f"cannot open the database {_safe_url(url)}: {reason}")
+    return url, engine
 
 
 def quiet_garbage_collector(unfreeze_every: float = 600.0) -> None:
@@ -295,8 +405,7 @@ def db() -> None:
 @_db_option()
 def upgrade(db: str | None) -> None:
     """Bring the database's schema up to date (Alembic migrations)."""
-    url = store.database_url(db)
-    engine = store.make_engine(url)
+    url, engine = open_database(db, must_exist=False)
     before = store.current_revision(engine)
     store.upgrade(engine)
     after = store.current_revision(engine)
@@ -329,7 +438,7 @@ def export(db: str | None, out: Path, game: str | None) -> None:
     """
     from ratgames.core.records import save_record
 
-    engine = store.make_engine(store.database_url(db))
+    _url, engine = open_database(db, must_exist=True)
     store.upgrade(engine)
     count = 0
     for record_id, record in store.iter_records(engine, game):
@@ -381,22 +490,62 @@ def _remember(base: str, code: str, entry: dict[str, Any]) -> None:
     path.chmod(0o600)
 
 
-def _take_seat(base: str, code: str, name: str, seat: int | None) -> tuple[int, str]:
-    """A seat at the table: the one remembered for it, else a new one joined now."""
+def _ask(base: str, code: str, path: str, body: Any = None, doing: str = "") -> Any:
+    """The server's answer to a request about table ``code``; a refusal or a server that cannot
+    be reached is one line with exit code 2 (a server's own failure, exit code 1)."""
     from .client import ClientError, http_json
 
+    try:
+        return http_json(base, path, body)
+    except ClientError as exc:
+        if exc.code.startswith("5"):
+            raise click.ClickException(f"the server at {base} failed: {exc.message}") from None
+        if exc.code == "404":
+            raise click.BadParameter(
+                f"{exc.message} at {base}: check the code (or give the table's link)",
+                param_hint="CODE",
+            ) from None
+        raise click.UsageError(f"{doing}{exc.message}") from None
+    except OSError as exc:
+        reason = getattr(exc, "reason", exc)
+        text = getattr(reason, "strerror", None) or str(reason)
+        raise click.BadParameter(
+            f"cannot reach a server at {base}: {text} (is 'ratgames serve' running there? "
+            "give its address with --server HOST:PORT)",
+            param_hint="--server",
+        ) from None
+
+
+def _table_arg(base: str, code: str) -> str:
+    """How to name table ``code`` of server ``base`` on the command line."""
+    from .client import base_url
+
+    return code if base == base_url(DEFAULT_SERVER) else f"{base}/t/{code}"
+
+
+def _over(info: dict[str, Any], base: str, code: str, then: str) -> click.UsageError:
+    """The error for a table whose game is over, saying what can still be done."""
+    where = _table_arg(base, code)
+    message = f"the game at table {code} is over: {then}"
+    if info.get("record_id") is not None:
+        message += (
+            f"; its record is at {base}/api/records/{info['record_id']} (save it and step "
+            "through it with 'ratgames replay FILE')"
+        )
+    if info.get("next_table"):
+        message += f"; its rematch is table {info['next_table']}"
+    return click.UsageError(message.replace("TABLE", where))
+
+
+def _take_seat(base: str, code: str, name: str, seat: int | None) -> tuple[int, str]:
+    """A seat at the table: the one remembered for it, else a new one joined now."""
     known = _remembered(base, code)
     if known is not None and seat in (None, known.get("seat")):
         return int(known["seat"]), str(known["token"])
     body: dict[str, Any] = {"name": name}
     if seat is not None:
         body["seat"] = seat
-    try:
-        joined = http_json(base, f"/api/tables/{code}/join", body)
-    except ClientError as exc:
-        raise click.ClickException(f"cannot join table {code}: {exc.message}") from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot reach the server at {base}: {exc}") from None
+    joined = _ask(base, code, f"/api/tables/{code}/join", body, f"cannot join table {code}: ")
     _remember(base, code, {"seat": joined["seat"], "token": joined["token"], "name": name})
     return int(joined["seat"]), str(joined["token"])
 
@@ -412,18 +561,14 @@ def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> No
 
     CODE is the table's invite code or link.  The seat token is kept in
     $RATGAMES_HOME/seats.json, so running the command again returns to the same seat."""
-    from .client import ClientError, http_json
     from .remote_tui import RemoteApp
 
     base, table_code = _parse_target(code, server)
-    try:
-        info = http_json(base, f"/api/tables/{table_code}")
-    except ClientError as exc:
-        raise click.ClickException(exc.message) from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot reach the server at {base}: {exc}") from None
+    info = _ask(base, table_code, f"/api/tables/{table_code}")
     token = None
     my_seat = None
+    if not watch and info.get("status") == "finished":
+        raise _over(info, base, table_code, "watch how it ended with 'ratgames join TABLE --watch'")
     if not watch:
         my_seat, token = _take_seat(base, table_code, name, seat)
     RemoteApp(base, table_code, info, seat=my_seat, token=token).run()
@@ -450,17 +595,13 @@ def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, s
     """
     from ratgames.core.registry import get_game
 
-    from .client import ClientError, http_json
     from .remote_bot import play_remote
     from .tables import resolve_bot
 
     base, table_code = _parse_target(code, server)
-    try:
-        info = http_json(base, f"/api/tables/{table_code}")
-    except ClientError as exc:
-        raise click.ClickException(exc.message) from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot reach the server at {base}: {exc}") from None
+    info = _ask(base, table_code, f"/api/tables/{table_code}")
+    if info.get("status") == "finished":
+        raise _over(info, base, table_code, "a bot can take a seat only before or during a game")
     game = get_game(info["game"], players=info["players"], options=info["options"])
     resolved = resolve_bot(game, spec)
     display = name or spec
