@@ -357,7 +357,7 @@ def test_a_connection_flood_locks_nobody_out_and_logs_little(tmp_path: Path) -> 
     """With 256 file descriptors, 600 idle connections from one address: most are refused at
     once, another address is served meanwhile, the idle ones are closed, and the log stays
     small."""
-    proc, base = _serve(tmp_path, "--idle-timeout", "2", "--workers", "1", files=256)
+    proc, base = _serve(tmp_path, "--idle-timeout", "6", "--workers", "1", files=256)
     port = int(base.rsplit(":", 1)[1])
     flood: list[socket.socket] = []
     try:
@@ -366,9 +366,9 @@ def test_a_connection_flood_locks_nobody_out_and_logs_little(tmp_path: Path) -> 
                 flood.append(socket.create_connection(("127.0.0.1", port), timeout=2))
             except OSError:
                 break
-        time.sleep(0.5)
-        open_now = sum(1 for s in flood if not _closed_within(s, 0.01))
-        assert open_now <= 64
+        # The server accepts what waits in its backlog as it can: each one beyond the
+        # address's 64 is closed as soon as it is accepted.
+        assert _wait_for(lambda: sum(1 for s in flood if not _closed_within(s, 0.001)) <= 64, 4)
         other = socket.socket()
         other.bind(("127.0.0.2", 0))
         other.settimeout(5)
@@ -376,7 +376,7 @@ def test_a_connection_flood_locks_nobody_out_and_logs_little(tmp_path: Path) -> 
         other.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         assert other.recv(200).startswith(b"HTTP/1.1 200")
         other.close()
-        assert all(_closed_within(s, 5) for s in flood)  # the idle ones, after 2 s
+        assert all(_closed_within(s, 10) for s in flood)  # the idle ones, after 6 s
         assert http_json(base, "/api/health")["ok"]
     finally:
         for s in flood:
