@@ -142,6 +142,15 @@ def test_open_spiel_games_sim_test(game_id: str, players: int, options: dict[str
     case.sim_game(load(game_id, players, **options))
 
 
+def test_egyptian_ratscrew_as_a_turn_based_game() -> None:
+    """games_sim_test's check of a simultaneous game through OpenSpiel's turn-based wrapper."""
+    from open_spiel.python.tests import games_sim_test
+
+    np.random.seed(3)
+    game = pyspiel.load_game_as_turn_based(short_name("egyptian-ratscrew"), {"max_ticks": 400})
+    games_sim_test.GamesSimTest("test_pig").sim_game(game)
+
+
 @pytest.mark.parametrize(("game_id", "players", "options"), SIM_CASES)
 def test_games_and_states_pickle(game_id: str, players: int, options: dict[str, Any]) -> None:
     game = load(game_id, players, **options)
