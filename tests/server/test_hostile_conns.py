@@ -664,3 +664,23 @@ def test_search_bots_play_on_after_a_worker_is_killed(make_server: Any) -> None:
         await host.close()
 
     run(main(), timeout=120)
+
+
+def test_the_guard_forgets_connections_it_never_hears_end() -> None:
+    """A WebSocket's end is not seen by the HTTP protocol: the guard finds such connections
+    gone by itself, so a long-running server does not keep every address it ever saw."""
+
+    class Transport:
+        def __init__(self) -> None:
+            self.closing = False
+
+        def is_closing(self) -> bool:
+            return self.closing
+
+    guard = ConnectionGuard(max_total=0, per_address=0, idle=0)
+    for i in range(3 * ConnectionGuard.SWEEP_EVERY):
+        t = Transport()
+        assert guard.admit(f"10.0.{i // 250}.{i % 250}", t) is None  # type: ignore[arg-type]
+        t.closing = True  # upgraded, then closed: no connection_lost for the guard
+    assert guard.total < ConnectionGuard.SWEEP_EVERY
+    assert len(guard.open) < ConnectionGuard.SWEEP_EVERY

@@ -155,6 +155,11 @@ class ConnectionGuard:
         self.total = 0
         self.refused = 0
         self.timed_out = 0
+        self._admitted = 0
+
+    SWEEP_EVERY = 1024
+    """Connections admitted between two sweeps of the ones gone unseen (WebSockets: the HTTP
+    protocol never hears of their end), so that addresses gone stay forgotten."""
 
     def admit(self, address: str, transport: asyncio.BaseTransport) -> str | None:
         """Count a new connection, or say why it is refused (and count nothing)."""
@@ -174,6 +179,9 @@ class ConnectionGuard:
             return f"at most {self.per_address} connections from one address"
         self.open.setdefault(address, set()).add(transport)
         self.total += 1
+        self._admitted += 1
+        if self._admitted % self.SWEEP_EVERY == 0:
+            self._sweep()
         return None
 
     def gone(self, address: str, transport: asyncio.BaseTransport) -> None:
