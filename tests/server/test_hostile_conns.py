@@ -27,7 +27,13 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from ratgames.server.app import WS_MAX_SIZE
 from ratgames.server.client import ClientError, TableClient, ahttp_json, http_json
-from ratgames.server.limits import ConnectionGuard, Rate, RepeatFilter, guarded_protocol
+from ratgames.server.limits import (
+    ConnectionGuard,
+    Rate,
+    RepeatFilter,
+    address_key,
+    guarded_protocol,
+)
 from ratgames.server.tables import CODE_LENGTH, PRIVATE_CODE_LENGTH, Settings
 from ratgames.server.thinking import SearchQueue
 
@@ -684,3 +690,15 @@ def test_the_guard_forgets_connections_it_never_hears_end() -> None:
         t.closing = True  # upgraded, then closed: no connection_lost for the guard
     assert guard.total < ConnectionGuard.SWEEP_EVERY
     assert len(guard.open) < ConnectionGuard.SWEEP_EVERY
+
+
+def test_an_ipv6_client_is_counted_by_its_network() -> None:
+    """One subscriber has a whole /64: its addresses share one count."""
+    assert (
+        address_key("2001:db8:1:2::1")
+        == address_key("2001:db8:1:2:ffff::9")
+        == ("2001:db8:1:2::/64")
+    )
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("::ffff:192.0.2.7") == address_key("192.0.2.7") == "192.0.2.7"
+    assert address_key("testclient") == "testclient"

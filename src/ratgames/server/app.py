@@ -26,7 +26,7 @@ from ratgames.levels import levels_for
 from ratgames.webclient import mount as mount_client
 
 from . import fairness, store
-from .limits import bound_logs
+from .limits import address_key, bound_logs
 from .protocol import (
     CLIENT_TYPES,
     MAX_HEADER_TOKENS,
@@ -502,9 +502,9 @@ def _validation_text(errors: Any) -> str:
 
 def address_of(request: Request | WebSocket) -> str:
     """The client's address as the per-address limits count it: the TCP peer's (behind a
-    proxy, the proxy's)."""
+    proxy, the proxy's), an IPv6 one by its /64 network."""
     client = request.client
-    return client.host if client is not None else "?"
+    return address_key(client.host) if client is not None else "?"
 
 
 def detach(conn: Conn) -> None:

@@ -20,6 +20,7 @@ these).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import time
 from collections import OrderedDict
@@ -30,6 +31,21 @@ from typing import Any
 from .fairness import TokenBucket
 
 log = logging.getLogger("ratgames.server")
+
+
+def address_key(host: str) -> str:
+    """What the limits count a client's address as: an IPv4 address as it is, an IPv6 address
+    by its /64 network (one subscriber usually has a whole /64, so counting each of its
+    addresses apart would count none of them)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def has_token(bucket: TokenBucket) -> bool:
@@ -212,7 +228,7 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard) -> ty
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             peer = transport.get_extra_info("peername")
-            self._address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+            self._address = address_key(str(peer[0])) if isinstance(peer, tuple) and peer else "?"
             why = guard.admit(self._address, transport)
             if why is not None:
                 guard.refused += 1
