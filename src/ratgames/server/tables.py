@@ -53,7 +53,7 @@ SEND_QUEUE_LIMIT = 2000
 SPECTATOR_QUEUE_LIMIT = 200
 """The same for a spectator: a slow spectator is let go long before a player would be."""
 CHAT_RATE = Rate(5, 1.0, 10)
-HELLO_RATE = Rate(5, 1.0, 20)
+HELLO_RATE = Rate(10, 1.0, 40)
 ARRIVALS_RATE = Rate(10, 1.0, 20)
 CREATE_RATE = Rate(10, 60.0, 10)
 LOOKUP_RATE = Rate(10, 60.0, 20)
