@@ -14,6 +14,7 @@ from textual.widgets import Static
 import ratgames
 from ratgames.core.bots import SeatView, make_bot
 from ratgames.games.caged_rats.render import describe_event
+from ratgames.tui.base import suit_symbols
 from ratgames.tui.play import PlayApp
 from ratgames.tui.screens import TextScreen
 
@@ -66,11 +67,13 @@ async def test_caged_rats_shows_the_last_lead_and_the_final_cages_of_a_deal(
         assert title == "Deal 1 is over"
         lines = app.logs[0]
         said = [line.plain for line in lines]
-        scored = describe_event(game, final["events"][-1], 0)
+        scored = suit_symbols(describe_event(game, final["events"][-1], 0))
         assert scored.startswith("Deal scored: Red ")
         assert scored in said, "the deal's score is in the log"
         last_offer = max(i for i, e in enumerate(final["events"]) if e["kind"] == "offer")
-        last_lead = [describe_event(game, e, 0) for e in final["events"][last_offer:-1]]
+        last_lead = [
+            suit_symbols(describe_event(game, e, 0)) for e in final["events"][last_offer:-1]
+        ]
         assert said[-len(last_lead) - 1 : -1] == last_lead or all(x in said for x in last_lead)
         for line in last_lead:
             assert line in body, line

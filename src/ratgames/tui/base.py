@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -11,7 +12,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widget import Widget
 
-from ratgames.cards import parse_card, pretty
+from ratgames.cards import SUIT_SYMBOLS, parse_card, pretty
 from ratgames.core.errors import RatgamesError
 
 if TYPE_CHECKING:
@@ -187,6 +188,20 @@ class HandPanel(ObservingPanel):
         if card is not None:
             self.marked.symmetric_difference_update({card})
             self.refresh()
+
+
+_CARD_TEXT = re.compile(r"\b(10|[2-9JQKA])([CDHS])\b")
+_SYMBOL = dict(zip("CDHS", SUIT_SYMBOLS, strict=True))
+
+
+def suit_symbols(text: str) -> str:
+    """``text`` with every card written in notation (``10H``, ``QS``) given its suit symbol, as
+    the terminal shows cards.
+
+    >>> suit_symbols("9S does not top 10H; you could top with JS")
+    '9♠ does not top 10♥; you could top with J♠'
+    """
+    return _CARD_TEXT.sub(lambda m: m.group(1) + _SYMBOL[m.group(2)], text)
 
 
 class NoTerminal(RatgamesError):

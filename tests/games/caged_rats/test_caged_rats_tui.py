@@ -74,6 +74,19 @@ async def test_refused_action_is_reported_and_changes_nothing(play_table: OpenTa
         assert state.hands[0] and len(state.hands[0]) == 8
 
 
+async def test_refusals_name_the_keys_and_cards_have_suit_symbols(play_table: OpenTable) -> None:
+    state = _state()
+    async with play_table(state) as ui:
+        await ui.pilot.press("x")
+        assert ui.app.logs[0][-1].plain == "Not now: mark two rats (space) and press enter."
+        await ui.pilot.press("space", "right", "enter")
+        await ui.pilot.pause(0.3)
+        for line in (text.plain for text in ui.app.logs[0]):
+            assert "'cage" not in line and "throw 2C" not in line
+            for card in RED_HAND + BLACK_HAND:
+                assert f" {card}" not in line, line
+
+
 async def test_respond_throw_and_feed_keys_play_a_whole_deal(play_table: OpenTable) -> None:
     state = _state(seed=5)
     async with play_table(state) as ui:

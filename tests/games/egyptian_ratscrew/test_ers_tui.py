@@ -221,6 +221,19 @@ async def test_the_table_speaks_to_you_in_plain_english(play_table: OpenTable) -
         assert "You won the pile: space (or c) to collect it" in text
 
 
+async def test_a_refused_key_names_the_key_not_the_notation(play_table: OpenTable) -> None:
+    g = game()
+    state = table(g, "2C 3C", "4D 5D")
+    state.apply(0, "play")
+    async with play_table(state, [None, quiet_bot(g)]) as ui:
+        await ui.pilot.press("space")
+        refused = ui.app.logs[0][-1].plain
+        assert refused == (
+            "Not allowed: it is Seat 2's turn to play, not Seat 1's; Seat 1 may only slap (s)"
+        )
+        assert "slap@" not in ui.log()
+
+
 async def test_too_late_is_reported(play_table: OpenTable) -> None:
     g = game(3)
     state = table(g, "9H", "9C", "2D")

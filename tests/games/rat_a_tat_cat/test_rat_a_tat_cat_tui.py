@@ -99,6 +99,29 @@ async def test_your_own_moves_are_in_the_log_before_the_answers(play_table: Open
         assert any(line.startswith("Seat 2 ") for line in lines[mine + 1 :])
 
 
+async def test_refusals_and_prompts_name_keys_not_notation(play_table: OpenTable) -> None:
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+    deal = _deal([["1", "7", "8", "2"], ["3", "9", "0", "4"]], ["SWAP", "6"])
+    async with play_table(game.new_state(seed=1, deal=deal), [None, "heuristic"]) as ui:
+        await ui.pilot.press("1")
+        assert ui.app.logs[0][-1].plain == (
+            "Not allowed: your turn starts with a draw. Press d to draw or t to take the discard."
+        )
+        await ui.pilot.press("d", "x")
+        refused = ui.app.logs[0][-1].plain
+        assert refused == (
+            "Not allowed: you drew a SWAP. Press s, then your slot, the seat and its slot; "
+            "or n for no swap."
+        )
+        await ui.pilot.press("s")
+        assert "Swap: now your slot (1-4) (escape cancels)." in ui.panel_text()
+        await ui.pilot.press("2")
+        assert "Swap 2: now the seat number (escape cancels)." in ui.panel_text()
+        await ui.pilot.press("escape", "n")
+        for line in (text.plain for text in ui.app.logs[0]):
+            assert "noswap" not in line and "allowed now" not in line and "P:M" not in line
+
+
 async def test_memory_aid_keeps_seen_cards_visible(play_table: OpenTable) -> None:
     game = ratgames.get_game(
         "rat-a-tat-cat", players=2, options={"mode": "round", "memory_aid": True}

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 
 from ratgames.cards import parse_card, pretty
 from ratgames.core.game import Action
-from ratgames.tui.base import HandPanel
+from ratgames.tui.base import HandPanel, suit_symbols
 
 from .render import describe_event, score_line
 
@@ -64,9 +64,21 @@ class Panel(HandPanel):
                 pts = last["points"]
                 self.host.say(f"Deal {deal} scored: Red {pts[0]}, Black {pts[1]}")
         for event in events[count:]:
-            self.host.say(describe_event(self.game, event, self.seat))
+            self.host.say(self.describe(event))
         self.seen_events = (observation["deal"], len(events))
         super().show(observation, legal, to_act)
+
+    def describe(self, event: dict[str, Any]) -> str:
+        """An event in words, as this seat sees it, with the cards' suit symbols."""
+        return suit_symbols(describe_event(self.game, event, self.seat))
+
+    def refusal(self, action: Action, reason: str) -> str:
+        """A refused move with the keys for what is allowed now (the rules name moves in
+        their notation, such as 'offer QH')."""
+        phase = self.obs["phase"] if self.obs is not None else ""
+        if "is not allowed now:" in reason and self._prompt(phase):
+            return f"Not now: {self._prompt(phase)}."
+        return f"Not allowed: {suit_symbols(reason)}"
 
     def stage_over(self, observation: dict[str, Any]) -> None:
         """The deal's end: its last lead and its score in the log, its final table kept for the
@@ -74,7 +86,7 @@ class Panel(HandPanel):
         deal, count = self.seen_events
         events = observation["events"]
         for event in events[count:]:
-            self.host.say(describe_event(self.game, event, self.seat))
+            self.host.say(self.describe(event))
         self.seen_events = (deal, len(events))
         self.deal_end = observation
         self.end_reported = deal
@@ -107,7 +119,7 @@ class Panel(HandPanel):
             for event in events[offers[-1] :]:
                 if event["kind"] in ("score", "rubber"):
                     continue
-                text.append("  " + describe_event(self.game, event, self.seat) + "\n")
+                text.append("  " + self.describe(event) + "\n")
         return text
 
     def render(self) -> Text:
@@ -154,7 +166,8 @@ class Panel(HandPanel):
             text.append("\n")
         self.append_hand(text)
         if obs["your_throws"]:
-            text.append("You threw: " + " ".join(obs["your_throws"]) + "\n", style="dim")
+            thrown = suit_symbols(" ".join(obs["your_throws"]))
+            text.append(f"You threw: {thrown}\n", style="dim")
         return text
 
     @staticmethod

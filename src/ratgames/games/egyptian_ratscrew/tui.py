@@ -14,6 +14,7 @@ replaced the pile under your finger.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -130,6 +131,13 @@ class Panel(ObservingPanel):
         if obs["may_slap"]:
             text.append("s: slap the pile", style="italic")
         return text
+
+    def refusal(self, action: Action, reason: str) -> str:
+        """A refused key in the words of this table: slaps by their key, not their notation
+        (``slap@12`` names the pile a slap was aimed at)."""
+        reason = re.sub(r"slap \(slap@\d+\)", "slap (s)", reason)
+        reason = re.sub(r"\s*\((?:now )?slap@\d+\)", "", reason)
+        return f"Not allowed: {reason}"
 
     def help_line(self) -> str:
         if not self.game.options.get("slaps", True):

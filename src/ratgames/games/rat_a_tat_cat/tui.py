@@ -186,10 +186,63 @@ class Panel(ObservingPanel):
                 no = "x to pass and draw again" if self.obs["draws_left"] else "n for no swap"
                 return f"Swap: press s, then your slot, the seat and its slot; or {no}."
             asked = ("your slot (1-4)", "the seat number", "that seat's slot (1-4)")
-            typed = " ".join(str(k) for k in self.swap_keys)
-            return f"Swap {typed}: now {asked[len(self.swap_keys)]} (escape cancels)."
+            typed = "".join(f" {k}" for k in self.swap_keys)
+            return f"Swap{typed}: now {asked[len(self.swap_keys)]} (escape cancels)."
         if phase == "knock":
             return "Your turn is done: k to knock (Rat-a-Tat Cat!) or e to end your turn."
+        return ""
+
+    def refusal(self, action: Action, reason: str) -> str:
+        """A refused move in the words of this table: what the rules say (without the list of
+        moves allowed, which is in notation) and the keys that do what is allowed now."""
+        why = reason.split("; allowed now:")[0]
+        if self.obs is None or self.seat not in self.to_act:
+            return f"Not allowed: {why}."
+        phase = self.obs["phase"]
+        if phase == "start" and "is not how a turn starts" in why:
+            why = "your turn starts with a draw"
+        elif phase == "swap" and why.startswith(("a Swap ", "your slot ", "slot ", "seat ")):
+            pass  # why that swap cannot be made, in plain words
+        elif phase in ("holding", "taken", "peek", "swap", "draw2", "knock"):
+            why = self._phase_words()
+        keys = self._keys_now()
+        return f"Not allowed: {why}. {keys}" if keys else f"Not allowed: {why}."
+
+    def _phase_words(self) -> str:
+        """Why the phase of the turn allows only some moves, in plain words."""
+        obs = self.obs
+        assert obs is not None
+        held = obs["held"]
+        return {
+            "holding": f"you hold the {held} you drew",
+            "taken": f"the {held} taken from the discard pile must replace one of your cards",
+            "peek": "you drew a PEEK",
+            "swap": "you drew a SWAP",
+            "draw2": "Draw 2: you must draw the next card",
+            "knock": "your turn is done",
+        }[obs["phase"]]
+
+    def _keys_now(self) -> str:
+        """The keys for the moves allowed now, as a sentence."""
+        obs = self.obs
+        assert obs is not None
+        phase = obs["phase"]
+        again = obs["draws_left"]
+        if phase == "start":
+            return "Press d to draw" + (" or t to take the discard." if TAKE in self.legal else ".")
+        if phase == "holding":
+            return "Press 1-4 to put it in that slot, or x to discard it."
+        if phase == "taken":
+            return "Press 1-4 for the slot it replaces."
+        if phase == "draw2":
+            return "Press d to draw."
+        if phase == "peek":
+            return "Press 1-4 to look at that card" + (", or x to pass on it." if again else ".")
+        if phase == "swap":
+            no = "x to pass on it and draw again" if again else "n for no swap"
+            return f"Press s, then your slot, the seat and its slot; or {no}."
+        if phase == "knock":
+            return "Press k to knock (Rat-a-Tat Cat!) or e to end your turn."
         return ""
 
     def help_line(self) -> str:
