@@ -747,3 +747,52 @@ def test_serve_starts_quietly_unless_asked(tmp_path: Path, verbose: bool) -> Non
         assert not any("setup plugin" in line for line in lines)
     else:
         assert lines == lines[:1], err
+
+
+def _output_commands(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
+    """Each command's output option: (the command without it, the option)."""
+    sim = ["simulate", "test-high-card", "-g", "2", "-w", "1", "-b", "highest", "lowest"]
+    tour = ["tournament", "test-high-card", "-g", "2", "-w", "1", "-b", "highest", "lowest"]
+    return {
+        "simulate --json": (sim, "--json"),
+        "simulate --checkpoint": (sim, "--checkpoint"),
+        "tournament --out": (tour, "--out"),
+        "hunt --json": (["hunt", "--deals", "10", "-w", "1", "--kernel", "python"], "--json"),
+        "hunt --checkpoint": (["hunt", "--deals", "10", "-w", "1"], "--checkpoint"),
+        "report --out": (["report", str(tmp_path / "sim.json")], "--out"),
+        "export --out": (["export", "--db", str(tmp_path / "s.db")], "--out"),
+        "play --record-dir": (["play", "rats"], "--record-dir"),
+    }
+
+
+@pytest.mark.parametrize("case", list(_output_commands(Path())))
+def test_every_command_treats_output_paths_alike(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    case: str,
+) -> None:
+    """Every output path follows one rule, checked before any work: a file's (or a folder's)
+    folder must exist (a mistyped path is refused, not made), and a path through a file is
+    refused in words (not "File exists")."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path / "home"))
+    if case.startswith("report"):
+        code, _, err = run(capsys, "simulate", "test-high-card", "-g", "2", "-w", "1",
+                           "--json", str(tmp_path / "sim.json"))  # fmt: skip
+        assert code == 0, err
+    if case.startswith("export"):
+        code, _, err = run(capsys, "db", "upgrade", "--db", str(tmp_path / "s.db"))
+        assert code == 0, err
+    args, option = _output_commands(tmp_path)[case]
+    (tmp_path / "empty.json").write_text("")
+    for where, message in (
+        ("typo/results.json", "the folder typo does not exist (make it first"),
+        ("empty.json/results.json", "empty.json is a file, not a folder"),
+    ):
+        code, out, err = run(capsys, *args, option, where)
+        assert code == 2, (out, err)
+        assert f"cannot write to {where} ({option}): {message}" in err
+        assert len(err.strip().splitlines()) == 1 and "File exists" not in err
+        assert "games (" not in err and "deals" not in err, "nothing was played"
+    assert not (tmp_path / "typo").exists()

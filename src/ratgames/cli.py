@@ -478,7 +478,7 @@ def play(
             _fail("which game? e.g. 'ratgames play rat-a-tat-cat' ('ratgames games' lists them)")
         app_ = _new_app(game, players, bots, option, seed, seat, people, level, pace)
         if not no_record:
-            _check_writable_folder(folder, "--record-dir")
+            _check_writable_folder(folder, "--record-dir", make_parents=record_dir is None)
             app_.record_dir = folder
     _run_play(app_)
 
@@ -579,7 +579,7 @@ def _resumed_app(game: str | None, which: str, folder: Path, no_record: bool, pa
     except RecordError as exc:
         raise RecordError(f"{path}: {exc}") from None
     if not no_record:
-        _check_writable_folder(path.parent, "the record's folder")
+        _check_writable_folder(path.parent, "the record's folder", make_parents=True)
     app_ = PlayApp(
         resumed.game,
         resumed.bots,
@@ -631,12 +631,10 @@ def _say_saved(app_: Any) -> None:
 
 def _check_writable_file(path: Path, what: str) -> None:
     """Fail now, in one line, if ``path`` cannot be written when the run is over (so that a long
-    run does not end in an error that loses its results)."""
-    if path.is_dir():
-        _fail(f"{what} {path} is a folder; give a file name")
-    if path.exists() and not os.access(path, os.W_OK):
-        _fail(f"cannot write to {path} ({what}): permission denied")
-    _check_writable_folder(path.parent if str(path.parent) else Path(), what)
+    run does not end in an error that loses its results): see :mod:`ratgames.outputs`."""
+    from .outputs import check_output_file
+
+    check_output_file(path, what)
 
 
 def _write_text(path: Path, text: str) -> None:
@@ -654,16 +652,12 @@ def _write_text(path: Path, text: str) -> None:
             os.unlink(tmp)
 
 
-def _check_writable_folder(folder: Path, what: str) -> None:
-    """Fail now, in one line, if records or results cannot be written to ``folder``."""
-    import tempfile
+def _check_writable_folder(folder: Path, what: str, *, make_parents: bool = False) -> None:
+    """Make ``folder`` if missing and fail now, in one line, if records or results cannot be
+    written to it: see :mod:`ratgames.outputs`."""
+    from .outputs import check_output_folder
 
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=folder, prefix=".ratgames-check-"):
-            pass
-    except OSError as exc:
-        _fail(f"cannot write to {folder} ({what}): {exc.strerror or exc}")
+    check_output_folder(folder, what, make_parents=make_parents)
 
 
 @dataclass

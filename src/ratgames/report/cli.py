@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import click
 
+from ..outputs import check_output_folder
 from . import (
     DEFAULT_DPI,
     DPI_RANGE,
     FORMATS,
+    INSTALL_HINT,
     MissingDependency,
     ReportInput,
     ReportInputError,
     build_report,
     load_input,
 )
+
+
+class _Missing(click.ClickException):
+    """Something the command needs is not installed: one line, exit code 2 (as for bad input)."""
+
+    exit_code = 2
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -82,9 +91,12 @@ def report(
             raise click.BadParameter(str(exc), param_hint="INPUT") from None
     target = folder or Path(f"{inputs[0].stem}-report")
     try:
+        if importlib.util.find_spec("matplotlib") is None:  # said before any folder is made
+            raise MissingDependency(INSTALL_HINT)
+        check_output_folder(target, "--out")  # the rule every command's outputs follow
         made = build_report(loaded, target, title, format=fmt, dpi=dpi)
     except MissingDependency as exc:
-        raise click.ClickException(str(exc)) from None
+        raise _Missing(str(exc)) from None
     except OSError as exc:
         raise click.ClickException(
             f"cannot write the report to {target}: {exc.strerror or exc}"

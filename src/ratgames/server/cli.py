@@ -437,8 +437,10 @@ def export(db: str | None, out: Path, game: str | None) -> None:
       ratgames export --game rats --out rats     only the games of Rats
     """
     from ratgames.core.records import save_record
+    from ratgames.outputs import check_output_folder
 
     _url, engine = open_database(db, must_exist=True)
+    check_output_folder(out, "--out")  # the rule every command's outputs follow
     store.upgrade(engine)
     count = 0
     for record_id, record in store.iter_records(engine, game):

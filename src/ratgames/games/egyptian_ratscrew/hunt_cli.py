@@ -22,6 +22,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ...checkpoint import write_json_atomic
+from ...outputs import check_output_file
 from .hunt import (
     MAX_SWAPS,
     ChunkResult,
@@ -131,16 +132,6 @@ class _Display:
                 f"hunt: {state.deals:,}{of} deals, {_clock(elapsed)} elapsed, {rate}, {best}",
                 err=True,
             )
-
-
-def _check_writable(path: Path, what: str) -> None:
-    folder = path.parent
-    if path.is_dir():
-        raise click.BadParameter(f"{path} is a folder, not a file", param_hint=what)
-    if not folder.is_dir():
-        raise click.BadParameter(f"the folder {folder} does not exist", param_hint=what)
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise click.BadParameter(f"cannot write to {path}", param_hint=what)
 
 
 def _command(spec: HuntSpec, deals: int) -> str:
@@ -377,7 +368,7 @@ def hunt(
         deals = DEFAULT_DEALS
     for path, what in ((json_out, "--json"), (checkpoint, "--checkpoint")):
         if path is not None:
-            _check_writable(path, what)
+            check_output_file(path, what)  # the rule every command's outputs follow
     state = None
     if checkpoint is not None:
         try:
