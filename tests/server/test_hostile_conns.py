@@ -702,3 +702,25 @@ def test_an_ipv6_client_is_counted_by_its_network() -> None:
     assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
     assert address_key("::ffff:192.0.2.7") == address_key("192.0.2.7") == "192.0.2.7"
     assert address_key("testclient") == "testclient"
+
+
+def test_the_listing_is_made_once_for_many_polls(make_server: Any) -> None:
+    """Clients polling the lobby get the same page for a while (a spectator coming is not worth
+    making it again); a table made, started or given a seat shows at once."""
+    server = make_server(list_cache=60.0)
+
+    async def main() -> None:
+        a = await create(server.base, "rats", [{"kind": "open"}, {"kind": "bot"}], public=True)
+        first = await ahttp_json(server.base, "/api/tables")
+        assert [t["spectators"] for t in first] == [0]
+        watcher = TableClient(server.base, a["table"]["code"])
+        await watcher.connect()
+        await asyncio.sleep(0.3)
+        assert await ahttp_json(server.base, "/api/tables") == first  # served again as made
+        b = await create(server.base, "rats", [{"kind": "open"}, {"kind": "bot"}], public=True)
+        now = await ahttp_json(server.base, "/api/tables")
+        assert [t["code"] for t in now] == [b["table"]["code"], a["table"]["code"]]
+        assert now[1]["spectators"] == 1
+        await watcher.close()
+
+    run(main())

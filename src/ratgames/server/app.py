@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Header, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
@@ -228,7 +228,15 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             "token": token,
         }
 
-    @app.get("/api/tables", response_model=list[TableInfo], responses=malformed)
+    @app.get(
+        "/api/tables",
+        response_model=list[TableInfo],
+        response_class=Response,
+        responses={
+            200: {"model": list[TableInfo], "content": {"application/json": {}}},
+            **malformed,
+        },
+    )
     async def list_tables(
         request: Request,
         limit: Annotated[
@@ -239,8 +247,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             str | None,
             Query(max_length=16, description="The last code of the page before."),
         ] = None,
-    ) -> list[dict[str, Any]]:
-        return [t.info() for t in lobby_of(request).public_tables(limit, after)]
+    ) -> Response:
+        page = lobby_of(request).listing(limit, after)
+        return Response(content=page, media_type="application/json")
 
     @app.get("/api/tables/{code}", response_model=TableInfo, responses={**errors, **limited})
     async def get_table(

@@ -330,6 +330,8 @@ class Settings:
     lookup from the address is refused until it refills."""
     lobby_idle: float = 600.0
     """Seconds a table may wait in the lobby with nobody connected before it expires."""
+    list_cache: float = 0.5
+    """Seconds a page of ``GET /api/tables`` is kept and served again as it was."""
     list_limit: int = 100
     """Tables in one page of ``GET /api/tables`` unless ``limit`` says otherwise (at most
     500)."""
@@ -452,6 +454,8 @@ class Table:
         message per :attr:`Settings.table_update_interval`, carrying every change since."""
         self.active_at = time.monotonic()
         if urgent:
+            if self.public:
+                self.lobby.listing_changed()
             self._send_table()
             return
         if self._table_due is not None:
@@ -992,6 +996,8 @@ class Lobby:
         self.searches = SearchQueue(self.pool, max(1, self.settings.pool_workers))
         """The search bots' moves waiting for a worker, served one table at a time in turn."""
         self._numbers = itertools.count(1)
+        self._listings: dict[tuple[int | None, str | None], tuple[float, bytes]] = {}
+        """Pages of the lobby listing made lately: (until when it is kept, its JSON)."""
         self._sweeper: asyncio.Task[None] | None = None
         self.expired = 0
 
@@ -1034,6 +1040,8 @@ class Lobby:
         if not table.number:
             table.number = next(self._numbers)
         self.tables[table.code] = table
+        if table.public:
+            self.listing_changed()
         return table
 
     # --- expiry ---------------------------------------------------------------------------------
@@ -1074,6 +1082,7 @@ class Lobby:
             if self.tables.get(table.code) is table and not table.conns:
                 del self.tables[table.code]
         self.expired += len(idle)
+        self.listing_changed()
         return len(idle)
 
     # --- tables ---------------------------------------------------------------------------------
@@ -1186,6 +1195,26 @@ class Lobby:
             raise RequestError(404, "no_such_table", f"no table has the code {code!r}")
         table = self.tables.get(code) or self._revive(stored)
         return self.add(table)
+
+    def listing_changed(self) -> None:
+        """A public table came, started, ended or changed seats: the listing is made anew."""
+        self._listings.clear()
+
+    def listing(self, limit: int | None = None, after: str | None = None) -> bytes:
+        """A page of :meth:`public_tables` as JSON, made at most once per
+        :attr:`Settings.list_cache` seconds: clients polling the lobby cost the tables in play
+        next to nothing."""
+        key = (limit, after.strip().upper() if after is not None else None)
+        now = time.monotonic()
+        made = self._listings.get(key)
+        if made is not None and made[0] > now:
+            return made[1]
+        page = orjson.dumps([t.info() for t in self.public_tables(limit, after)])
+        if len(self._listings) >= 64:
+            self._listings = {k: v for k, v in self._listings.items() if v[0] > now}
+        if len(self._listings) < 64 and self.settings.list_cache > 0:
+            self._listings[key] = (now + self.settings.list_cache, page)
+        return page
 
     def public_tables(self, limit: int | None = None, after: str | None = None) -> list[Table]:
         """The public tables in the lobby or in play, newest first: at most ``limit`` (default
