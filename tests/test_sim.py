@@ -77,6 +77,16 @@ def test_slow_games_report_progress_a_few_games_at_a_time(
     assert max(reports) <= 2
 
 
+@needs_fork
+def test_quick_games_move_the_progress_a_twentieth_at_most() -> None:
+    """However quick the games, a chunk holds at most a twentieth of a run's games, so that the
+    plain progress lines come at every tenth (they came at 13%, 21%, 33%, 49% of 100 games)."""
+    config = SimConfig(HighCard.id, 2, {"turns": 6}, ("random", "highest"), 100, seed=5)
+    result, reports = run(config, workers=2)
+    assert result.games == sum(reports) == 100
+    assert max(reports) <= 5
+
+
 def _held(obj: object, seen: set[int] | None = None) -> int:
     """The bytes an object holds, following containers and dataclasses (not shared configs)."""
     import dataclasses

@@ -125,16 +125,21 @@ def _run_chunk(config: SimConfig, start: int, stop: int) -> tuple[list[GameSumma
 CHUNK_SECONDS = 1.0
 """About how long one worker's chunk of games should take (progress is reported per chunk)."""
 MAX_CHUNK = 200
+PROGRESS_STEPS = 20
+"""A chunk holds at most this fraction of a run's games (1/20), so that the progress moves in
+steps no larger: the plain progress lines come at every tenth, not at 13%, 21%, 33%, 49%."""
 
 
-def _chunk_size(played: int, seconds: float, left: int, workers: int) -> int:
+def _chunk_size(played: int, seconds: float, left: int, workers: int, total: int = 0) -> int:
     """How many games to hand a worker next, when the finished chunks held ``played`` games and
-    took ``seconds`` of work, with ``left`` games not handed out yet.
+    took ``seconds`` of work, with ``left`` games not handed out yet (of ``total`` in the run,
+    if given).
 
     The first chunks hold one game each.  Then a chunk should last about :data:`CHUNK_SECONDS`,
     but hold at most twice the games measured so far (so a few quick games do not send out a long
-    chunk), at most :data:`MAX_CHUNK`, and at most half of each worker's share of the games left
-    (so the workers finish together).
+    chunk), at most :data:`MAX_CHUNK`, at most half of each worker's share of the games left
+    (so the workers finish together), and at most a twentieth of the run's ``total`` games (so
+    that progress moves in steps of 5% at most, see :data:`PROGRESS_STEPS`).
 
     >>> _chunk_size(0, 0.0, 1000, 2)  # nothing measured yet
     1
@@ -146,11 +151,14 @@ def _chunk_size(played: int, seconds: float, left: int, workers: int) -> int:
     200
     >>> _chunk_size(400, 1.0, 40, 2)  # near the end
     10
+    >>> _chunk_size(16, 0.01, 84, 2, total=100)  # quick games, a small run: 5% at a time
+    5
     """
     if not played:
         return 1
     by_time = int(CHUNK_SECONDS * played / max(seconds, 1e-9))
-    return max(1, min(by_time, 2 * played, MAX_CHUNK, left // (2 * workers)))
+    step = total // PROGRESS_STEPS if total else MAX_CHUNK
+    return max(1, min(by_time, 2 * played, MAX_CHUNK, left // (2 * workers), step))
 
 
 @dataclass
@@ -634,7 +642,7 @@ def _play(
         with ProcessPoolExecutor(max_workers=workers) as pool:
             while start < config.games or pending:
                 while start < config.games and len(pending) < 2 * workers:
-                    size = _chunk_size(played, busy, config.games - start, workers)
+                    size = _chunk_size(played, busy, config.games - start, workers, config.games)
                     stop = min(config.games, start + size)
                     pending[pool.submit(_run_chunk, config, start, stop)] = start
                     start = stop
