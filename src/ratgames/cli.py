@@ -330,10 +330,23 @@ def _show(value: Any) -> str:
 
 @app.command()
 @game_argument()
-def rules(game: str) -> None:
-    """Show a game's rules, with every option and its default."""
+@click.option(
+    "--notation",
+    is_flag=True,
+    help="Also show how programs and records write actions, cards and deals.",
+)
+def rules(game: str, notation: bool) -> None:
+    """Show a game's rules, with every option and its default.
+
+    \b
+    Examples:
+      ratgames rules rats
+      ratgames rules rat-a-tat-cat --notation     with the notation for bots and records
+    """
+    from .tui.base import notation_rules, player_rules
+
     g = get_game(game)
-    console.print(Markdown(g.rules()))
+    console.print(Markdown(player_rules(g.rules())))
     table = Table(title=f"Options of {g.title}")
     table.add_column("option", style="bold cyan")
     table.add_column("default")
@@ -343,6 +356,10 @@ def rules(game: str) -> None:
         table.add_row(o.name, _show(o.default), o.describe_allowed(), o.help)
     console.print(table)
     console.print("Set options with [bold]--option name=value[/bold] (or -o name=value).")
+    if notation:
+        console.print(Markdown(notation_rules(g.rules())))
+    else:
+        console.print(f"Notation for bots and records: [bold]ratgames rules {g.id} --notation")
 
 
 def bot_example(game_id: str) -> str:

@@ -105,3 +105,28 @@ def test_help_texts_show_no_markup(capsys: pytest.CaptureFixture[str], name: str
     code, out, _ = run(capsys, name, "--help")
     assert code == 0
     assert "``" not in out and ":mod:" not in out
+
+
+NOTATION = {
+    "rat-a-tat-cat": ["swap N P:M", "noswap", '"hands"'],
+    "caged-rats": ["cage 5H 9D", "offer QH", '"dealer"'],
+    "rats": ["discard 2C", "7H 7S", '"stock"'],
+    "egyptian-ratscrew": ["slap@N", '"stacks"', "face_deal"],
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(NOTATION))
+def test_rules_speak_to_players_and_notation_is_asked_for(
+    capsys: pytest.CaptureFixture[str], game_id: str
+) -> None:
+    code, out, _ = run(capsys, "rules", game_id)
+    assert code == 0
+    flat = " ".join(out.split())
+    for written in NOTATION[game_id]:
+        assert written not in flat, written
+    assert f"ratgames rules {game_id} --notation" in flat
+    code, out, _ = run(capsys, "rules", game_id, "--notation")
+    assert code == 0
+    flat = " ".join(out.split())
+    for written in NOTATION[game_id]:
+        assert written in flat, written

@@ -13,6 +13,7 @@ from textual.widgets import RichLog, Static
 
 import ratgames
 from ratgames.core.bots import Bot, SeatView, make_bot
+from ratgames.tui.base import player_rules
 from ratgames.tui.play import PlayApp
 from ratgames.tui.screens import (
     ConfirmQuit,
@@ -208,7 +209,8 @@ async def test_help_shows_the_keys_and_the_rules_and_unbound_keys_say_why() -> N
         assert isinstance(app.screen, HelpScreen)
         keys = text_of(app, "#help-keys")
         assert "Draw" in keys and "Knock" in keys and "Quit" in keys and "Fast-forward" in keys
-        assert app.screen.rules_markdown.endswith(game.rules())
+        assert app.screen.rules_markdown.endswith(player_rules(game.rules()))
+        assert "swap N P:M" not in app.screen.rules_markdown, "players see keys, not notation"
         assert "`memory_aid=false`" in app.screen.rules_markdown
         assert "ratgames play rat-a-tat-cat -o name=value" in app.screen.rules_markdown
         await pilot.press("escape")

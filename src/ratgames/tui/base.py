@@ -204,6 +204,35 @@ def suit_symbols(text: str) -> str:
     return _CARD_TEXT.sub(lambda m: m.group(1) + _SYMBOL[m.group(2)], text)
 
 
+def player_rules(markdown: str) -> str:
+    """A game's rules as players read them: without the section whose heading starts with
+    ``Notation`` (how programs and records write actions, cards and deals).
+
+    >>> player_rules("# Game\n\nPlay.\n\n## Notation\n`play`\n\n## Tips\nHave fun.\n")
+    '# Game\n\nPlay.\n\n## Tips\nHave fun.\n'
+    """
+    out: list[str] = []
+    skipping = False
+    for line in markdown.splitlines(keepends=True):
+        if line.startswith("## "):
+            skipping = line[3:].startswith("Notation")
+        if not skipping:
+            out.append(line)
+    return "".join(out).rstrip("\n") + "\n"
+
+
+def notation_rules(markdown: str) -> str:
+    """The section of a game's rules whose heading starts with ``Notation`` (empty if none)."""
+    out: list[str] = []
+    taking = False
+    for line in markdown.splitlines(keepends=True):
+        if line.startswith("## "):
+            taking = line[3:].startswith("Notation")
+        if taking:
+            out.append(line)
+    return "".join(out)
+
+
 class NoTerminal(RatgamesError):
     """The terminal app was asked for where no terminal is (input or output redirected)."""
 

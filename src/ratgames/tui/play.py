@@ -42,7 +42,7 @@ from ratgames.core.errors import IllegalAction
 from ratgames.core.game import Action, Game, State
 from ratgames.core.records import save_record
 
-from .base import GamePanel, check_terminal, game_module
+from .base import GamePanel, check_terminal, game_module, player_rules
 from .screens import (
     ConfirmQuit,
     HelpScreen,
@@ -595,7 +595,7 @@ class PlayApp(App[None]):
         keys = [KeyHelp(" ".join(labels), what) for (_, what), labels in grouped.items()]
         line = self.panel.help_line()
         rules = (f"**Keys in short:** {line}\n\n" if line else "") + self._options_text()
-        rules += self.game.rules()
+        rules += player_rules(self.game.rules())
         self.open_screen(HelpScreen(self.game.title, keys, rules))
 
     def _options_text(self) -> str:

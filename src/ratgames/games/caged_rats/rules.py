@@ -429,30 +429,25 @@ clubs and spades.  Each player only ever plays her own cards.
 
 ## The deal
 Each player shuffles her own 26 cards, takes 8 into her hand and keeps the other 18 face down
-as her own stock.  The first dealer is chosen by lot; the deal format is
-`{{"dealer": "red"|"black", "red": {{"hand": [8 cards], "stock": [18 cards, top first]}},
-"black": {{...}}}}`.  Such a deal must place each of a colour's 26 cards exactly once in
-its hand and stock, written as text (`"10H"`); anything else is refused with the reason.
+as her own stock.  The first dealer is chosen by lot.
 
 ## Caging the rats
-The non-dealer puts two cards from her hand face up as her rats (`cage 5H 9D`), then the dealer
+The non-dealer puts two cards from her hand face up as her rats, then the dealer
 cages two of hers.  A rat wants as many captures of its own suit as its pips: ace 1, two to ten
 their number, jack, queen and king 10.  Rat 1 is the lower of the two cards (in card order:
-rank, then clubs, diamonds, hearts, spades), rat 2 the higher.  The `cage` action is written
-lower card first; typed, the two cards may come in either order (`cage 9D 5H` is `cage 5H 9D`),
-but an action object must name two different cards of one colour, lower first.
+rank, then clubs, diamonds, hearts, spades), rat 2 the higher.
 
 ## A lead
 There are 16 leads a deal, 8 for each player, alternating, the non-dealer first.
-1. The leader offers a capture card face up from her hand (`offer QH`).  Exception: the dealer's
+1. The leader offers a capture card face up from her hand.  Exception: the dealer's
    first capture is the top card of her stock, turned up automatically.
-2. The leader bids a card from her hand face up (`bid 7D`).
+2. The leader bids a card from her hand face up.
 3. The responder either tops the bid with a strictly higher card from her hand, shown face up
-   (`top 9S`; aces are high, suits do not matter), or throws any card from her hand face down
-   (`throw 2C`).  Equal ranks do not top: a tie goes to the leader.
+   (aces are high, suits do not matter), or throws any card from her hand face down.  Equal
+   ranks do not top: a tie goes to the leader.
 4. If the leader won, the capture is fed, face down, to one of her rats of its suit:
    to a rat still short of its number if there is one; if two rats of that suit both qualify
-   (both short, or both already full) she chooses (`feed 1` or `feed 2`).  A rat that already has
+   (both short, or both already full) she chooses which.  A rat that already has
    its number and is fed again is overfed.  A capture of a suit neither rat has is discarded.
    If the leader lost, the capture is discarded.  Bids and responses go to the discard pile.
 5. The leader draws up to 3 cards from her own stock.
@@ -489,13 +484,21 @@ thrown face down is named only to its thrower.
 
 ## Where the rule sheet is silent
 - Rats may share a suit.  Two hungry rats of the capture's suit, or two already full: the
-  leader chooses (`feed 1`/`feed 2`); exactly one hungry: it gets the capture.
+  leader chooses which; exactly one hungry: it gets the capture.
 - Cards remembered are those of the current deal; earlier deals' cards were reshuffled away.
 - In a match, the next rubber's first dealer follows the usual rule (the last deal's higher
   scorer, or the other player after a tied deal).
 - A single deal (`single_deal`) with equal scores is a shared win.
 
-## Outcome figures
+## Notation
+How programs and records write the game (players use the keys shown with `?`).  Cards are
+written `10H`, `QS`, `AC`.  Actions: `cage 5H 9D` (lower card first; typed, the two cards may
+come in either order, `cage 9D 5H` is `cage 5H 9D`, but an action object must name two
+different cards of one colour, lower first), `offer QH`, `bid 7D`, `top 9S`, `throw 2C`,
+`feed 1` or `feed 2`.  An explicit deal is
+`{{"dealer": "red"|"black", "red": {{"hand": [8 cards], "stock": [18 cards, top first]}},
+"black": {{...}}}}`; it must place each of a colour's 26 cards exactly once in its hand and
+stock, written as text (`"10H"`); anything else is refused with the reason.  Outcome figures:
 `length` counts leads; `deals`, `rubbers`, points per deal for each colour, exact rats per deal
 and captures per deal for each colour are reported too.
 """

@@ -475,7 +475,7 @@ every card.
 The 52 cards (plus any jokers, option `jokers`, default 0) are shuffled and dealt one at a time,
 starting at the dealer's left, into face-down stacks; some players may get one card more.  Nobody
 looks at their stack.  Seat 1 (the dealer's left) starts: on your turn you turn the top card of
-your stack face up onto the pile in the middle, without looking at it first (action `play`).
+your stack face up onto the pile in the middle, without looking at it first.
 Then play passes to the left.  A player without cards is skipped.
 
 ## Challenges
@@ -483,14 +483,13 @@ A face card starts a challenge: the next player must answer with a face card wit
 chances: 1 for a jack, 2 for a queen, 3 for a king, 4 for an ace.  Each chance is one card
 played.  A face card played in answer passes the challenge on to the next player with the new
 card's count.  When the chances run out without a face card, the player of the last face card
-wins the pile: they take it (action `collect`) to the bottom of their stack in the order the
+wins the pile: they take it to the bottom of their stack in the order the
 cards were played, and they play next.  A player who runs out of cards while answering leaves
 the remaining chances to the next player who has cards; if that would be the challenger, the
 challenger wins the pile.
 
 ## Slaps
-Any player may slap the pile at any moment (action `slap@N`, where N is the version of the pile
-the player saw; the version grows with every card played and every pile taken).  The first valid
+Any player may slap the pile at any moment.  The first valid
 slap takes the whole pile to the bottom of the slapper's stack, ends any challenge, and the
 slapper plays next.  A valid slap beats the collection of a won challenge if it comes first.
 The pile can be slapped when (the top card is the one played last):
@@ -534,7 +533,7 @@ cards.  A newcomer's bad slap keeps them out for good.  At least 2 players must 
 ## The end
 When one player holds all the cards that are not on the table (and no other player has a
 challenge pending), that player wins and takes the table, unless the pile can be slapped and
-someone else may still slap: then the holder must `collect` the table to win, and a valid slap
+someone else may still slap: then the holder must collect the table to win, and a valid slap
 that comes first brings its slapper back in and play goes on.
 Outcome points are the cards each player holds at the end.
 
@@ -557,17 +556,6 @@ cards and 1007 tricks); a trick is a pile won:
   nobody else left to play: the player of the last face card (or, outside a challenge, the
   player of the last card) takes the pile, and it counts as the last trick.
 With more than 2 players, a player without cards is skipped as long as somebody else can play.
-The outcome's details add `cards` (cards played) and `tricks` (piles won, the last included).
-Record deals are written in face-card notation: one line per player, top card first, `J`, `Q`,
-`K` or `A` for a face card and `-` for any other card, the first player leading (Mann and Wu:
-`K-KK----K-A-----JAA--Q--J-` against `---Q---Q-J-----J------AQ--`); the Python function
-`ratgames.games.egyptian_ratscrew.rules.face_deal(hand1, hand2, ...)` turns them into a deal for
-`new_state(deal=...)`.
-
-## Notation and deals
-Actions: `play`, `collect`, `slap@N`.  Cards: `10H`, `QS`, `AC`, `BJ`/`RJ` for jokers.  An
-explicit deal is `{"stacks": [[cards of seat 1, top first], [seat 2 ...], ...]}` holding every
-card once (uneven stacks are allowed; newcomers get none; at least 2 players get cards).
 
 ## Knowledge
 Stacks are face down and unknown even to their owner.  A pile that is taken goes to the bottom
@@ -575,10 +563,24 @@ of a stack face down in a known order, so everybody knows those cards until they
 (burned cards under the pile stay unknown unless they were known before).  Observations show
 each stack's known cards, the face-up pile, the challenge in progress and the recent events.
 
-## Figures reported
-`length` (cards played), `piles_won` (challenges collected and valid slaps; without slaps, the
-last pile too), `slaps` (valid), `bad_slaps`, `too_late`, `cycle` (1 if the game ended as a
-cycle); without slaps also `cards` and `tricks` in the convention of the published records.
+## Notation, deals and figures
+How programs and records write the game (players use the keys shown with `?`).  Actions:
+`play`, `collect`, `slap@N`, where N is the version of the pile the player saw (the version
+grows with every card played and every pile taken).  Cards: `10H`, `QS`, `AC`, `BJ`/`RJ` for
+jokers.  An explicit deal is `{"stacks": [[cards of seat 1, top first], [seat 2 ...], ...]}`
+holding every card once (uneven stacks are allowed; newcomers get none; at least 2 players get
+cards).
+
+Record deals of Beggar-my-neighbour are written in face-card notation: one line per player, top
+card first, `J`, `Q`, `K` or `A` for a face card and `-` for any other card, the first player
+leading (Mann and Wu: `K-KK----K-A-----JAA--Q--J-` against `---Q---Q-J-----J------AQ--`); the
+Python function `ratgames.games.egyptian_ratscrew.rules.face_deal(hand1, hand2, ...)` turns them
+into a deal for `new_state(deal=...)`.
+
+Figures reported: `length` (cards played), `piles_won` (challenges collected and valid slaps;
+without slaps, the last pile too), `slaps` (valid), `bad_slaps`, `too_late`, `cycle` (1 if the
+game ended as a cycle); without slaps also `cards` (cards played) and `tricks` (piles won, the
+last included) in the convention of the published records.
 """
 
 

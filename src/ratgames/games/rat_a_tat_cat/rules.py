@@ -536,31 +536,30 @@ left (to the next seat) every round.
 ## A turn
 Starting left of the dealer, each player in turn either:
 
-* `draw`s the top card of the draw pile.  A number card may be put in one of your slots
-  (`replace N`; the card that was there goes face up on the discard pile) or thrown away
-  (`discard`).  Only you see the card you drew.
-* `take`s the top card of the discard pile.  Only a number card can be taken, and it must replace
-  one of your cards (`replace N`).  Everyone sees which card went where.
+* draws the top card of the draw pile.  A number card may be put in one of your slots (the
+  card that was there goes face up on the discard pile) or thrown away on the discard pile.
+  Only you see the card you drew.
+* takes the top card of the discard pile.  Only a number card can be taken, and it must replace
+  one of your cards.  Everyone sees which card went where.
 
 When the draw pile runs out, the discard pile except its top card is shuffled into a new draw pile.
 
 ## Power cards
 A power card works only when drawn from the draw pile.  It is shown and discarded at once.
 
-* **PEEK**: look at one of your own cards (`peek N`).  Your turn ends.
-* **SWAP**: you may exchange one of your cards with any card of another player, without looking
-  (`swap N P:M` swaps your slot N with slot M of seat P), or decline (`noswap`).  Everyone sees
-  which slots were exchanged.  Your turn ends.
+* **PEEK**: look at one of your own cards.  Your turn ends.
+* **SWAP**: you may exchange one of your cards with any card of another player, without looking,
+  or decline.  Everyone sees which slots were exchanged.  Your turn ends.
 * **DRAW2**: draw again from the draw pile.  Use that card as usual (a number card goes into your
-  row, a power card does its work) and your turn ends, or `discard` it and draw a second card,
+  row, a power card does its work) and your turn ends, or discard it and draw a second card,
   which you use or discard.  A DRAW2 drawn during these chances starts over: two fresh chances.
 
 A power card dealt to you, or taken into your row, does nothing and has no value; at the end of
 the round it is replaced (see below), so get rid of it early.
 
 ## Knocking and the end of a round
-When your turn is done and nobody has knocked yet, you may `knock` (say "Rat-a-Tat Cat!") or
-`end` your turn.  Knocking on your first turn is allowed.  After a knock every other player has
+When your turn is done and nobody has knocked yet, you may knock (say "Rat-a-Tat Cat!") or
+end your turn.  Knocking on your first turn is allowed.  After a knock every other player has
 exactly one more turn (power cards work as usual), then the round ends.
 
 At the end of a round every row is turned face up.  Each power card in a row is replaced by
@@ -608,8 +607,10 @@ total winning.
 * `round_cap` (default `200`): safety cap on rounds in one game.
 
 ## Notation
-`draw`, `take`, `replace N`, `discard`, `peek N`, `swap N P:M`, `noswap`, `knock`, `end`, with
-slots N and M from 1 to 4 and seats P from 1.  Cards: `0`-`9`, `PEEK`, `SWAP`, `DRAW2`.  A deal is
+How programs and records write the game (players use the keys shown with `?`).  Actions:
+`draw`, `take`, `replace N` (put the card held in slot N), `discard`, `peek N`, `swap N P:M`
+(your slot N with slot M of seat P), `noswap`, `knock`, `end`, with slots N and M from 1 to 4
+and seats P from 1.  Cards: `0`-`9`, `PEEK`, `SWAP`, `DRAW2`.  A deal is
 `{"hands": [[4 cards] per seat], "draw": [top first], "discard": [top first]}`, with
 `"returned": [power cards]` when power cards were turned up and shuffled back into the draw pile
 before the first discard (`first_discard=shuffle_back`).

@@ -1934,8 +1934,7 @@ you win become your cards for the next rounds; a player who runs out of cards is
 
 Ranks run 2 (low) to ace (high).  In a run (sequence) the ace is low only: A-2-3 is a run,
 Q-K-A is not.  Suits rank clubs < diamonds < hearts < spades; the suit order matters only when
-two runs with the same top card meet.  Cards are written `7H`, `10S`, `QD`, `AC`; jokers `BJ`
-and `RJ`.
+two runs with the same top card meet.
 
 ## The deal
 
@@ -1957,10 +1956,9 @@ The dealer leads the first trick; the winner of a trick leads the next.  A lead 
 Play goes clockwise (to the next seat number).  Everyone else plays, in turn, the **same number
 of cards** as the lead: either a combination of the same kind that **beats** the best play so
 far, or any cards as a face-up **discard**.  Beating is never compulsory and nobody has to follow
-suit.  A play is written as its cards (`7H 7S`).  A discard is laid face up one card at a
-time, lowest card first (jokers count as highest here), each step written `discard 2C`; once
-begun, a discard must be finished.  (One step per card keeps the choices few: a two-player hand
-of 26 cards could otherwise be discarded from in millions of ways.)
+suit.  A discard is laid face up one card at a time, lowest card first (jokers count as
+highest here); once begun, a discard must be finished.  (One step per card keeps the choices
+few: a two-player hand of 26 cards could otherwise be discarded from in millions of ways.)
 
 Who beats what:
 
@@ -1986,15 +1984,15 @@ left with cards, that player wins.
 
 ## Options
 
-* `jokers` (default 0): add 1 or 2 jokers.  A joker is wild inside a pair, set or run that has
-  at least one natural card, and the combination takes its best reading (`5H 6H BJ` is the run
-  5-6-7 of hearts).  Two jokers are never a pair.  One natural card with both jokers can be three
-  of a kind or a run of three, so such a play names its reading (`5H BJ RJ set`,
-  `5H BJ RJ run`).  Alone, a joker is the lowest card: it never wins a trick when followed by a
-  natural card and may be led only by a player whose hand holds nothing but jokers.  After a
-  joker lead, the first natural single played names the suit led and beats the joker (it cannot
-  be discarded; a joker can).  If no natural card is played to the trick at all, the leader
-  keeps the trick.  A set holds at most four cards, jokers included.
+* `jokers` (default 0): add 1 or 2 jokers.  A joker is wild inside a pair, set or run that has at
+  least one natural card, and the combination takes its best reading (the 5 and 6 of hearts with
+  a joker are the run 5-6-7 of hearts).  Two jokers are never a pair.  One natural card with both
+  jokers can be three of a kind or a run of three, so such a play says which it is.  Alone, a
+  joker is the lowest card: it never wins a trick when followed by a natural card and may be led
+  only by a player whose hand holds nothing but jokers.  After a joker lead, the first natural
+  single played names the suit led and beats the joker (it cannot be discarded; a joker can).  If
+  no natural card is played to the trick at all, the leader keeps the trick.  A set holds at most
+  four cards, jokers included.
 * `max_rounds` (default 200): a safety cap for simulations.  If the game is still going after
   that many rounds, the player (or players) holding the most cards win, and the game is marked
   as capped.
@@ -2015,4 +2013,13 @@ left with cards, that player wins.
 Your hand; every card played face up, this round and before (and so which cards each player has
 won into their reserve and not played since); everyone's hand and reserve sizes; who is out.
 Never the order of anyone's reserve, nor the stock.
+
+## Notation
+
+How programs and records write the game (players use the keys shown with `?`).  Cards are
+written `7H`, `10S`, `QD`, `AC`; jokers `BJ` and `RJ`.  A play is written as its cards
+(`7H 7S`); one natural card with both jokers names its reading (`5H BJ RJ set`,
+`5H BJ RJ run`).  Each step of a discard is written `discard 2C`.  An explicit deal is
+`{"dealer": seat from 0, "hands": [[cards] per seat], "stock": [cards]}`, every hand the same
+size and every card of the deck placed once.
 """
