@@ -44,3 +44,14 @@ def test_render_tells_the_last_turns_after_the_turn_cap_and_what_the_draw_pile_h
     text = render(game, state.observation(1))
     assert "The turn cap was reached: this is the last turn round." in text
     assert "as if Seat 1 had knocked" in text
+
+
+def test_counts_are_written_in_good_english() -> None:
+    game = ratgames.get_game("rat-a-tat-cat", players=2)
+    one = {"kind": "reshuffle", "cards": ["7"]}
+    assert game.describe_event(one, 0).endswith("a new draw pile of 1 card")
+    state = game.new_state(seed=9)
+    view = state.spectator_view()
+    view["draw_pile"], view["draws_left"] = 1, 1
+    text = render(game, view)
+    assert "Draw pile: 1 card " in text and "Draw 2: 1 more draw" in text

@@ -12,6 +12,11 @@ from .rules import CARD_NAME, CARD_TEXT
 _NAME = dict(zip(CARD_TEXT, CARD_NAME, strict=True))
 
 
+def _count(n: int, thing: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
+
+
 def _a(card: str) -> str:
     return ("an " if card == "8" else "a ") + card
 
@@ -74,7 +79,8 @@ def describe_event(game: Game, event: Mapping[str, Any], viewer: int | None = No
     if kind == "knock":
         return f"{name} knocked: Rat-a-Tat Cat! Everyone else has one more turn"
     if kind == "reshuffle":
-        return f"The discard pile was shuffled into a new draw pile of {len(event['cards'])} cards"
+        cards = _count(len(event["cards"]), "card")
+        return f"The discard pile was shuffled into a new draw pile of {cards}"
     if kind == "cap":
         return (
             f"The round reached its turn cap ({event['turns']} turns) and nobody knocked: as if "
@@ -118,7 +124,7 @@ def render(game: Game, view: dict[str, Any], *, events: int = 8) -> str:
     discard = view["discard"]
     under = f" (under it: {' '.join(discard[1:6])}{' ...' if len(discard) > 6 else ''})"
     lines.append(
-        f"Draw pile: {view['draw_pile']} cards   Discard: {view['discard_top'] or '-'}"
+        f"Draw pile: {_count(view['draw_pile'], 'card')}   Discard: {view['discard_top'] or '-'}"
         + (under if len(discard) > 1 else "")
     )
     if view.get("draw_holds") and turn is not None:
@@ -127,7 +133,7 @@ def render(game: Game, view: dict[str, Any], *, events: int = 8) -> str:
         source = "drawn" if view["held_from"] == "draw" else "taken from the discard"
         lines.append(f"{game.seat_name(turn)} holds a card {source}: {view['held']}")
     if view["draws_left"]:
-        lines.append(f"Draw 2: {view['draws_left']} draw(s) left")
+        lines.append(f"Draw 2: {_count(view['draws_left'], 'more draw')}")
     width = max(len(game.seat_name(s)) for s in range(players)) + 6
     for s in range(players):
         name = game.seat_name(s) + (" (you)" if s == seat else "")

@@ -135,13 +135,15 @@ class Panel(ObservingPanel):
             text.append(f"{self.who(obs['knocker']).capitalize()} knocked: last turns!\n", "red")
         elif obs["closer"] is not None and turn is not None:
             text.append("The turn cap was reached: last turns!\n", "red")
-        text.append(f"Draw pile: {obs['draw_pile']} cards    Discard: ")
+        pile = obs["draw_pile"]
+        text.append(f"Draw pile: {pile} card{'' if pile == 1 else 's'}    Discard: ")
         text.append(f"[{obs['discard_top'] or '-':^5}]\n", style="bold")
         if obs["held"] is not None and turn is not None:
             who = "You hold" if turn == self.seat else f"{game.seat_name(turn)} holds"
             text.append(f"{who}: {obs['held']}\n", style="bold cyan")
         if obs["draws_left"]:
-            text.append(f"Draw 2: {obs['draws_left']} draw(s) left\n")
+            left = obs["draws_left"]
+            text.append(f"Draw 2: {left} more draw{'' if left == 1 else 's'}\n")
         width = max(len(game.seat_name(s)) for s in range(obs["players"])) + 6
         text.append(" " * (width + 1) + "".join(f"   {i + 1}    " for i in range(SLOTS)) + "\n")
         for s in range(obs["players"]):
