@@ -217,6 +217,24 @@ def test_log_progress_reports_every_tenth_and_between_them_every_30_seconds(
     ]
 
 
+def test_tournament_progress_tells_the_time_left_from_the_work(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """With the share of the work done given (a tournament weighs each pairing's games by its
+    pace), the time left comes from it, not from the games: a third of the games played by
+    quick pairings is not a third of the run."""
+    now = [0.0]
+    progress = LogProgress(every=30, clock=lambda: now[0])
+    with progress:
+        task = progress.add_task("rats tournament", total=300)
+        now[0] = 45.0
+        progress.update(task, work=0.05)
+        progress.advance(task, 100)
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "rats tournament: 100/300 games (33%), 0:00:45 elapsed, about 0:14:15 left"
+    )
+
+
 def test_replay_text_steps_through_a_record(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
-from ratgames.tournament import bradley_terry, run_tournament
+import pytest
+
+from ratgames.core import Bot, Option, SeatView
+from ratgames.core import bots as bot_registry
+from ratgames.sim import simulate
+from ratgames.testing import HighCard
+from ratgames.tournament import bradley_terry, pairing_configs, run_tournament
 
 
 def test_ratings_follow_the_results() -> None:
@@ -120,3 +128,43 @@ def test_the_markdown_says_what_was_played(tmp_path: Path) -> None:
         text
     )
     assert result.to_json()["seed"] == 3
+
+
+class SleepyBot(Bot):
+    """Plays its highest card after ``seconds`` of sleep: a slow bot of known speed."""
+
+    name = "sleepy"
+    params = (Option("seconds", 0.0, "how long to sleep before each move", minimum=0.0),)
+
+    def act(self, view: SeatView) -> Any:
+        time.sleep(self.settings.get("seconds", 0.0))
+        return view.legal_actions()[-1]
+
+
+def test_the_work_left_weighs_each_pairing_by_its_pace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pairing plays its first deal first, and the share of work reported weighs each
+    pairing's games by the time that deal took: once the quick pairing is over (about a third
+    of the games), the slow pairings' work still lies almost all ahead, so the time left is not
+    the quick pairing's pace.  The games and results are those of each pairing played alone."""
+    entry = bot_registry.BotEntry("sleepy", SleepyBot, "sleeps, then plays", HighCard.id)
+    monkeypatch.setitem(bot_registry._BOTS, (HighCard.id, "sleepy"), entry)
+    bots = ["highest", "lowest", "sleepy:seconds=0.005"]
+    games = 20
+    work: list[float] = []
+    steps: list[tuple[int, float | None]] = []  # (games done, the work share reported then)
+
+    def progress(n: int) -> None:
+        steps.append(((steps[-1][0] if steps else 0) + n, work[-1] if work else None))
+
+    result = run_tournament(
+        HighCard.id, bots, games, options={"turns": 2}, workers=1,
+        on_progress=progress, on_work=work.append,
+    )  # fmt: skip
+    assert steps[-1] == (3 * games, pytest.approx(1.0))
+    # Each pairing's first deal (two games) first, then the whole quick pairing: 24 of the 60
+    # games (40%), but of the work only the slow pairings' first deals (4 of their 40 games,
+    # about 10%) and the quick games, which weigh next to nothing.
+    quick_over = dict(steps)[3 * 2 + games - 2]
+    assert quick_over is not None and quick_over < 0.2, quick_over
+    for pair, config in pairing_configs(HighCard.id, bots, games, options={"turns": 2}):
+        assert result.outcomes[pair] == simulate(config, workers=1).first_shares

@@ -685,6 +685,7 @@ class _LogTask:
     done: int = 0
     tenths: int = 0  # tenths of the total reported so far
     last_line: float = 0.0
+    work: float | None = None  # the share of the work done, where games weigh unequally
 
 
 class LogProgress:
@@ -713,6 +714,11 @@ class LogProgress:
         self._line(self.tasks[-1], now)
         return TaskID(len(self.tasks) - 1)
 
+    def update(self, task_id: TaskID, *, work: float | None = None) -> None:
+        """Set the share of the task's work done (for :func:`time_left`), as
+        ``Progress.update(task, work=...)`` sets the field the bar's time left reads."""
+        self.tasks[task_id].work = work
+
     def advance(self, task_id: TaskID, advance: float = 1) -> None:
         task = self.tasks[task_id]
         task.done += int(advance)
@@ -730,7 +736,7 @@ class LogProgress:
             f"{task.description}: {task.done}/{task.total} games "
             f"({100 * task.done // max(task.total, 1)}%), {_clock_time(elapsed)} elapsed"
         )
-        left = time_left(elapsed, task.done, task.total)
+        left = time_left(elapsed, task.done, task.total, task.work)
         if left is not None and task.done < task.total:
             line += f", about {_clock_time(left)} left"
         click.echo(line, err=True)
@@ -740,16 +746,24 @@ def _clock_time(seconds: float) -> str:
     return str(timedelta(seconds=round(seconds)))
 
 
-def time_left(elapsed: float, done: int, total: int) -> float | None:
+def time_left(elapsed: float, done: int, total: int, work: float | None = None) -> float | None:
     """The time a run still needs at the average pace of the whole run so far (not of the last
     few seconds: games finish in chunks, and a burst of finished games is not a change of pace).
     None before any game has finished.
 
+    ``work``, where given, is the share of the run's work done, for runs whose games take
+    unequal times (a tournament's pairings): the pace is then that of the work, not of the
+    games, so that quick games played first do not promise a quick end.
+
     >>> time_left(150.0, 340, 1000)  # 34% done after 2.5 minutes
     291.1764705882353
+    >>> time_left(150.0, 340, 1000, work=0.05)  # but the slow games are still to come
+    2850.0
     """
     if done <= 0 or total <= 0:
         return None
+    if work is not None:
+        return elapsed * (1 - work) / work if work > 0 else None
     return elapsed * (total - done) / done
 
 
@@ -759,7 +773,8 @@ class SteadyTimeLeft(ProgressColumn):
     def render(self, task: Task) -> Text:
         if task.finished:
             return Text("done", style="progress.remaining")
-        left = time_left(task.elapsed or 0.0, int(task.completed), int(task.total or 0))
+        work = task.fields.get("work")
+        left = time_left(task.elapsed or 0.0, int(task.completed), int(task.total or 0), work)
         if left is None:
             return Text("-:--:-- left", style="progress.remaining")
         return Text(f"about {_clock_time(left)} left", style="progress.remaining")
@@ -1184,6 +1199,7 @@ def tournament(
             backend=chosen,
             checkpoint=saved,
             checkpoint_every=checkpoint_every,
+            on_work=lambda share: progress.update(task, work=share),
         )
     table = Table(title=f"{g.title}: {pairings} pairings x {per} games, {g.players} players")
     table.add_column("#", justify="right")

@@ -14,6 +14,7 @@ other (when the deal decides the round, the two games cancel out and say nothing
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -291,32 +292,67 @@ def run_tournament(
     backend: Backend | None = None,
     checkpoint: RunCheckpoint | None = None,
     checkpoint_every: float = 60.0,
+    on_work: Callable[[float], None] | None = None,
 ) -> TournamentResult:
     """Play every pairing of ``bots`` for ``games`` games each (seats rotated, deals mirrored),
     in ``workers`` local processes or on ``backend`` (see :func:`ratgames.sim.simulate`).
+
+    Each pairing plays its first deal (one game per seat rotation) before any pairing plays
+    the rest, so that the pace of every pairing is known early: ``on_work(fraction)`` is then
+    told, after each step of progress, the share of the run's work done, each pairing's games
+    weighed by the time its first deal took (a pairing of search bots weighs more than one of
+    random bots), from which a time left can be told that does not take the pace of the quick
+    pairings for the whole run's.  The games, and so the results, are the same in any order.
 
     With ``checkpoint`` (opened for :func:`pairing_configs` of the same arguments), the games
     it holds are not played again, and what is played is saved to it as it goes."""
     names = list(dict.fromkeys(bots))
     pairings = pairing_configs(game_id, names, games, players=players, options=options, seed=seed)
     result = TournamentResult(game_id, players, dict(options or {}), names, games, seed=seed)
-    for (a, b), config in pairings:
-        start = checkpoint.start(config) if checkpoint is not None else None
+    starts = [checkpoint.start(c) if checkpoint is not None else None for _, c in pairings]
+    before = [0 if r is None else r.games for r in starts]
+    done = list(before)
+    weights: list[float] = []
+
+    def step(k: int) -> Callable[[int], None]:
+        def advance(n: int) -> None:
+            done[k] += n
+            if on_work is not None and len(weights) == len(pairings):
+                left = sum(w * (games - b) for w, b in zip(weights, before, strict=True))
+                work = sum(w * (d - b) for w, d, b in zip(weights, done, before, strict=True))
+                on_work(work / left if left > 0 else 1.0)
+            if on_progress is not None:
+                on_progress(n)
+
+        return advance
+
+    def play(k: int, config: SimConfig) -> SimResult:
         save = None
         if checkpoint is not None:
 
             def save(r: SimResult, c: SimConfig = config, cp: RunCheckpoint = checkpoint) -> None:
                 cp.save(c, r)
 
-        sim: SimResult = simulate(
+        return simulate(
             config,
             workers=workers,
-            on_progress=on_progress,
+            on_progress=step(k),
             backend=backend,
-            start=start,
+            start=starts[k],
             checkpoint=save,
             checkpoint_every=checkpoint_every,
         )
+
+    first_deal = min(games, players)
+    for k, (_, config) in enumerate(pairings):
+        start = starts[k]
+        if start is None or start.games < first_deal:
+            starts[k] = play(k, dataclasses.replace(config, games=first_deal))
+        measured = starts[k]
+        assert measured is not None
+        weights.append(max(measured.seconds, 1e-9) / max(measured.games, 1))
+    for k, ((a, b), config) in enumerate(pairings):
+        sim = play(k, config)
         shares = sim.first_shares  # a's share of each game, in order: deal by deal
         result.outcomes[(a, b)] = shares
         sa = sum(shares)
