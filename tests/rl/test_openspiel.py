@@ -231,3 +231,11 @@ def test_max_ticks_bounds_egyptian_ratscrew() -> None:
     while not state.is_terminal():
         _random_step(state, rng)
     assert state.core.ticks_count == 40  # random play ends no game of 2 x 26 cards this soon
+
+
+def test_bad_tick_parameters_are_refused() -> None:
+    name = short_name("egyptian-ratscrew")
+    with pytest.raises(ValueError, match="max_ticks must be a whole number of ticks from 1, not 0"):
+        pyspiel.load_game(name, {"max_ticks": 0})
+    with pytest.raises(ValueError, match="tick must be a positive number of seconds, not -0.5"):
+        pyspiel.load_game(name, {"tick": -0.5})

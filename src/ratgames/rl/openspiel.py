@@ -35,6 +35,7 @@ Serialization of a real game keeps its deal, chance outcomes and moves, and repl
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Hashable
 from typing import Any
 from urllib.parse import quote, unquote
@@ -133,6 +134,12 @@ class RatgamesGame(pyspiel.Game):  # type: ignore[misc]
         self.plan = DealPlan(self.rgame)
         self.tick = float(params.get("tick", DEFAULT_TICK))
         self.max_ticks = int(params.get("max_ticks", DEFAULT_MAX_TICKS))
+        if not (math.isfinite(self.tick) and self.tick > 0):
+            raise ValueError(f"tick must be a positive number of seconds, not {self.tick!r}")
+        if self.max_ticks < 1:
+            raise ValueError(
+                f"max_ticks must be a whole number of ticks from 1, not {self.max_ticks}"
+            )
         n = self.rgame.players
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoder.num_actions,
