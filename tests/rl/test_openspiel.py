@@ -237,5 +237,5 @@ def test_bad_tick_parameters_are_refused() -> None:
     name = short_name("egyptian-ratscrew")
     with pytest.raises(ValueError, match="max_ticks must be a whole number of ticks from 1, not 0"):
         pyspiel.load_game(name, {"max_ticks": 0})
-    with pytest.raises(ValueError, match="tick must be a positive number of seconds, not -0.5"):
+    with pytest.raises(ValueError, match=r"tick must be a positive number of seconds, not -0\.5"):
         pyspiel.load_game(name, {"tick": -0.5})
