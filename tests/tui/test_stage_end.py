@@ -118,8 +118,11 @@ async def test_once_you_are_out_of_rats_the_rounds_go_by_and_f_runs_to_the_end(
             await pilot.pause(0.01)
         assert out, "this player goes out against these bots"
         assert reveals, "the rounds before were shown"
-        if isinstance(app.screen, TextScreen):
-            await pilot.press("space")  # the round you went out in is shown
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen), "the round you went out in is shown"
+        title, body = screen_text(app)
+        assert title == f"Round {app.state.stage()} is over" and "you are out" in body
+        await pilot.press("space")
         await pilot.press("f")
         deadline = time.monotonic() + 60
         while not app.state.is_over() and time.monotonic() < deadline:

@@ -201,6 +201,7 @@ class PlayApp(App[None]):
         self._events_before: list[Any] = []
         self._finished = False
         self._pass_shown = False
+        self._out_shown = False
         self._cover_first = (
             state is not None
             and len(self.people) > 1
@@ -375,7 +376,11 @@ class PlayApp(App[None]):
             return
         if stage != self._stage:
             self._stage = stage
-            if self.reveal and not self._all_out():
+            out = self._all_out()
+            if self.reveal and not (out and self._out_shown):
+                # Every round is shown until the one the people went out in; later ones,
+                # played by bots alone, go by without waiting for a key.
+                self._out_shown = out
                 self.show_reveal(observation, new_events, said)
                 return
         if self.game.real_time:

@@ -194,6 +194,9 @@ class Panel(ObservingPanel):
             return "Your turn is done: k to knock (Rat-a-Tat Cat!) or e to end your turn."
         return ""
 
+    def is_out(self, observation: dict[str, Any]) -> bool:
+        return bool(observation["out"][self.seat])
+
     def refusal(self, action: Action, reason: str) -> str:
         """A refused move in the words of this table: what the rules say (without the list of
         moves allowed, which is in notation) and the keys that do what is allowed now."""
