@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 from typing import Any
 
 import httpx
@@ -227,7 +228,7 @@ def test_a_replay_comes_in_pages_of_bounded_size(
     assert get(server, f"/api/records/{record_id}/replay?seat=4").status_code == 400
 
 
-def test_replay_pages_are_made_once_and_one_at_a_time_per_client(server: Running) -> None:
+def test_replay_pages_are_made_once_and_kept(server: Running) -> None:
     record_id = stored(server, long_record(1))
     path = f"/api/records/{record_id}/replay?seat=0&limit=50"
     first = get(server, path)
@@ -235,21 +236,51 @@ def test_replay_pages_are_made_once_and_one_at_a_time_per_client(server: Running
     made = pages.made
     again = get(server, path)
     assert again.content == first.content and pages.made == made
+    other = get(server, path.replace("seat=0", "seat=1"))
+    assert other.content != first.content and pages.made == made + 1
 
-    async def main() -> list[int]:
-        async with httpx.AsyncClient(base_url=server.base, timeout=30) as client:
-            answers = await asyncio.gather(
-                *(
-                    client.get(f"/api/records/{record_id}/replay?start={k}&limit=20")
-                    for k in range(1, 9)
-                )
-            )
-        return [a.status_code for a in answers]
 
-    codes = run(main())
-    assert set(codes) <= {200, 429} and 200 in codes and 429 in codes, codes
-    refused = get(server, path.replace("limit=50", "limit=7"))  # free again
-    assert refused.status_code == 200
+def test_replay_pages_are_made_one_at_a_time_and_a_client_may_queue_only_a_few(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While a page is being made the others wait; a client with CLIENT_LIMIT pages waiting
+    gets 429 for more, and beyond the queue's length everyone gets 503."""
+    release = threading.Event()
+    making: list[tuple[Any, ...]] = []
+
+    def slow_page(engine: Any, key: tuple[Any, ...]) -> bytes:
+        making.append(key)
+        release.wait(10)
+        return b"{}"
+
+    monkeypatch.setattr(replay_module, "_make_page", slow_page)
+    pages = replay_module.ReplayPages(queue_limit=6, client_limit=4)
+
+    async def main() -> None:
+        mine = [
+            asyncio.ensure_future(pages.make(None, "10.0.0.1", (1, 0, k, 500))) for k in range(4)
+        ]
+        await asyncio.sleep(0.2)
+        assert len(making) == 1  # one made at a time, the others wait
+        with pytest.raises(replay_module.RequestError) as refused:
+            await pages.make(None, "10.0.0.1", (1, 0, 9, 500))
+        assert refused.value.status == 429 and "4 replay pages" in refused.value.message
+        theirs = [
+            asyncio.ensure_future(pages.make(None, "10.0.0.2", (2, 0, k, 500))) for k in range(3)
+        ]
+        await asyncio.sleep(0.05)
+        with pytest.raises(replay_module.RequestError) as busy:
+            await pages.make(None, "10.0.0.3", (3, 0, 0, 500))
+        assert busy.value.status == 503
+        release.set()
+        assert await asyncio.gather(*mine, *theirs) == [b"{}"] * 7
+        assert len(making) == 7
+        # kept: asked again, nothing is made
+        assert await pages.make(None, "10.0.0.1", (1, 0, 2, 500)) == b"{}"
+        assert len(making) == 7
+        assert await pages.make(None, "10.0.0.1", (1, 0, 9, 500)) == b"{}"
+
+    run(main())
 
 
 # --- numbers, names, text --------------------------------------------------------------------
@@ -424,10 +455,10 @@ def test_serve_answers_to_its_own_name_and_the_allowed_ones(
     monkeypatch.setattr(app_module, "create_app", lambda url, settings: made.append(settings))
     monkeypatch.setattr("uvicorn.run", lambda *a, **k: None)
     db = f"sqlite:///{tmp_path / 'r.db'}"
-    args = ["--db", db, "--host", "games.lan", "--allow-host", "games.example.org"]
+    args = ["--db", db, "--host", "localhost", "--allow-host", "games.example.org"]
     result = CliRunner().invoke(serve, args)
     assert result.exit_code == 0, result.output
-    assert set(made[0].allowed_hosts) == {"games.lan", "games.example.org"}
+    assert set(made[0].allowed_hosts) == {"localhost", "games.example.org"}
     result = CliRunner().invoke(serve, ["--db", db])
     assert result.exit_code == 0, result.output
     assert made[1].allowed_hosts == ("127.0.0.1",)

@@ -16,8 +16,9 @@ step is number ``moves``) and ``next`` the ``start`` of the next page (None afte
 What one answer costs is bounded: a page holds at most ``limit`` steps (:data:`PAGE_STEPS` at
 most) and stops once its steps pass :data:`PAGE_BYTES` of JSON (it always holds one).  Pages are
 made in a worker thread, one at a time for the whole server (:data:`QUEUE_LIMIT` may wait; more
-get 503), and at most one at a time for each client address (another gets 429); made pages are
-kept (:data:`CACHE_BYTES` in all), since a stored game never changes.
+get 503), and one client address may have at most :data:`CLIENT_LIMIT` of them waiting or being
+made (more get 429); made pages are kept (:data:`CACHE_BYTES` in all), since a stored game never
+changes.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ CACHE_BYTES = 48 * 1024 * 1024
 """Made pages kept for the next client that asks (least recently used dropped first)."""
 QUEUE_LIMIT = 16
 """Pages that may wait for the one being made; beyond that a request gets 503."""
+CLIENT_LIMIT = 4
+"""Pages one client address may have waiting or being made at once; beyond that, 429."""
 
 router = APIRouter()
 
@@ -216,15 +219,22 @@ def replay_page(
 class ReplayPages:
     """The server's made pages (a byte-bounded cache) and its limits on making more."""
 
-    def __init__(self, cache_bytes: int = CACHE_BYTES, queue_limit: int = QUEUE_LIMIT) -> None:
+    def __init__(
+        self,
+        cache_bytes: int = CACHE_BYTES,
+        queue_limit: int = QUEUE_LIMIT,
+        client_limit: int = CLIENT_LIMIT,
+    ) -> None:
         self.cache_bytes = cache_bytes
         self.queue_limit = queue_limit
+        self.client_limit = client_limit
         self._pages: OrderedDict[tuple[int, int | None, int, int], bytes] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
         self._making: asyncio.Semaphore | None = None
         self._waiting = 0
-        self._clients: set[str] = set()
+        self._clients: dict[str, int] = {}
+        """Pages waiting or being made, by client address."""
         self.made = 0
 
     def cached(self, key: tuple[int, int | None, int, int]) -> bytes | None:
@@ -251,11 +261,12 @@ class ReplayPages:
         page = self.cached(key)
         if page is not None:
             return page
-        if client in self._clients:
+        if self._clients.get(client, 0) >= self.client_limit:
             raise RequestError(
                 429,
                 "rate_limited",
-                "a replay page is already being made for you: ask for the next when it has come",
+                f"{self.client_limit} replay pages are already waiting for you: ask for more "
+                "when they have come",
             )
         if self._waiting >= self.queue_limit:
             raise RequestError(
@@ -263,7 +274,7 @@ class ReplayPages:
             )
         if self._making is None:
             self._making = asyncio.Semaphore(1)
-        self._clients.add(client)
+        self._clients[client] = self._clients.get(client, 0) + 1
         self._waiting += 1
         waiting = True
         try:
@@ -278,7 +289,9 @@ class ReplayPages:
         finally:
             if waiting:
                 self._waiting -= 1
-            self._clients.discard(client)
+            left = self._clients.pop(client) - 1
+            if left:
+                self._clients[client] = left
         return page
 
 
