@@ -608,6 +608,7 @@ def _resumed_app(game: str | None, which: str, folder: Path, no_record: bool, pa
         record_dir=None if no_record else path.parent,
         record_path=None if no_record else path,
         bot_pause=pace,
+        bots_started=True,
     )
     click.echo(f"Resuming {resumed.game.title} from {path}", err=True)
     return app_

@@ -8,11 +8,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import ratgames
+from ratgames.cli import main
+from ratgames.core.bots import Bot, SeatView, make_bot
 from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK
 from ratgames.tui.play import PlayApp
 from ratgames.tui.screens import PassScreen
-from ratgames.tui.session import resume
+from ratgames.tui.session import resume, seat_entries
 
 from .test_play import app_for, text_of, until
 
@@ -91,3 +95,33 @@ async def test_resuming_a_hot_seat_game_covers_the_table_first(tmp_path: Path) -
         await pilot.press("space")
         assert not isinstance(app.screen, PassScreen)
         assert app.seat == person and app.panel is app.panels[person]
+
+
+async def test_resumed_bots_keep_what_they_remembered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+    bots: list[Bot | None] = [None, make_bot(game, "heuristic:memory=0.5", seed=11)]
+    assert bots[1] is not None
+    bots[1].new_game(1)
+    mover = make_bot(game, "heuristic", seed=1)
+    state = game.new_state(seed=5)
+    for _ in range(12):
+        seat = state.seats_to_act()[0]
+        state.apply(seat, (bots[seat] or mover).act(SeatView(state, seat)))
+    record = state.record(seat_entries(bots, ["You", "Bot"], [None, 11]), play={"clock": 1.0})
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    remembered = dict(resume(path).bots[1]._mem)  # type: ignore[union-attr]
+    assert remembered, "the bot had something to remember"
+    # The command line takes the game up with its bots as resume() made them...
+    apps: list[PlayApp] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self, *a, **k: apps.append(self))
+    main(["play", "--resume", str(path), "--no-record"])
+    capsys.readouterr()
+    [app] = apps
+    assert app.bots_started
+    # ...and the app does not start them afresh, which would empty their memory.
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.bots[1]._mem == remembered  # type: ignore[union-attr]

@@ -129,12 +129,17 @@ class PlayApp(App[None]):
         record_path: Path | None = None,
         autosave: float = 5.0,
         reveal: bool = True,
+        bots_started: bool = False,
     ) -> None:
         """``bots`` has an entry a seat: a bot, or None for a person at the keyboard.  ``seat`` is
         the person who sees the table first (the first person by default).  ``seeds`` are the
         bots' seeds (kept in the record, to resume them), ``clock`` the game's time so far (for a
-        resumed game), ``record_path`` the record to save to again (a resumed game's)."""
+        resumed game), ``record_path`` the record to save to again (a resumed game's).
+        ``bots_started``: the bots were told of this game already and know its history (a
+        resumed game's, from :func:`~ratgames.tui.session.resume`), so they are not started
+        afresh, which would make them forget what they saw."""
         super().__init__()
+        self.bots_started = bots_started
         self.record_dir = record_dir
         self.bot_pause = bot_pause
         self.level = level
@@ -247,7 +252,8 @@ class PlayApp(App[None]):
 
     def on_mount(self) -> None:
         self._mounted = True
-        self._start_bots()
+        if not self.bots_started:
+            self._start_bots()
         if self.autosave > 0:
             self.set_interval(self.autosave, self.save_progress)
         if not self.is_headless:
