@@ -87,6 +87,15 @@ async def test_your_plays_are_in_the_log_and_cards_are_written_one_way(
             assert notation not in text + ui.log(), notation
 
 
+async def test_a_refused_play_names_its_cards_as_the_table_does(play_table: OpenTable) -> None:
+    state = _state(["2C 3D", "AC 4D"], dealer=1)
+    state.apply(1, "AC")
+    async with play_table(state) as ui:
+        await ui.pilot.press("enter")
+        refused = ui.app.logs[0][-1].plain
+        assert refused.startswith("Not allowed: 2♣ does not beat A♣"), refused
+
+
 def test_counts_are_written_in_good_english() -> None:
     game = ratgames.get_game("rats", players=2)
     trick = {"kind": "trick", "round": 1, "winner": 1, "count": 1}

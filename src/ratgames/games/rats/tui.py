@@ -18,6 +18,7 @@ from ratgames.cards import parse_card
 from ratgames.core.errors import IllegalAction
 from ratgames.core.game import Action
 from ratgames.tui.base import HandPanel
+from ratgames.tui.base import suit_symbols as with_symbols
 
 from .combos import DISCARD, DISCARD1
 from .render import count_of, describe_event, seat_label, suit_symbols, trick_lines
@@ -56,6 +57,10 @@ class Panel(HandPanel):
                 self.host.say(describe_event(self.game, event, self.seat, symbols=True))
         self.last_event = max(self.last_event, observation["n_events"])
         super().show(observation, legal, to_act)
+
+    def refusal(self, action: Action | None, reason: str) -> str:
+        """A refused play, its cards written as the table writes them (with suit symbols)."""
+        return f"Not allowed: {with_symbols(reason)}"
 
     def is_out(self, observation: dict[str, Any]) -> bool:
         return bool(observation["out"][self.seat])
@@ -180,7 +185,7 @@ class Panel(HandPanel):
             action = self.game.parse_action(f"{text} {reading}".strip())
         except IllegalAction as exc:
             if reading or "set' or 'run" not in str(exc):
-                self.host.say(f"Not allowed: {exc}")
+                self.host.say(self.refusal(None, str(exc)))
                 return
             action = self.game.parse_action(f"{text} set")
         self.marked.clear()
