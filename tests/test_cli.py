@@ -814,3 +814,15 @@ def test_every_command_treats_output_paths_alike(
         assert len(err.strip().splitlines()) == 1 and "File exists" not in err
         assert "games (" not in err and "deals" not in err, "nothing was played"
     assert not (tmp_path / "typo").exists()
+
+
+def test_tournament_out_may_name_a_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--out FOLDER writes FOLDER/tournament-GAME.json and .md (not FOLDER.json beside it)."""
+    args = ["tournament", "test-high-card", "-g", "2", "-w", "1", "-b", "highest", "lowest"]
+    code, _, err = run(capsys, *args, "--out", str(tmp_path))
+    assert code == 0, err
+    assert (tmp_path / "tournament-test-high-card.json").exists()
+    assert (tmp_path / "tournament-test-high-card.md").exists()
+    assert not tmp_path.with_suffix(".json").exists()

@@ -1123,8 +1123,8 @@ def _print_sweep(game: Game, param: str, results: Sequence[tuple[str | None, Any
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Where to save the results, as OUT.json and OUT.md "
-    "(default: tournament-GAME in the current folder).",
+    help="Where to save the results, as OUT.json and OUT.md, or in the folder OUT as "
+    "tournament-GAME.json and .md (default: tournament-GAME in the current folder).",
 )
 @backend_options
 @checkpoint_options
@@ -1170,6 +1170,8 @@ def tournament(
     per = -(-games_ // g.players) * g.players
     pairings = len(names) * (len(names) - 1) // 2
     stem = out or Path(f"tournament-{game}")
+    if stem.is_dir():  # a folder: the usual names inside it
+        stem = stem / f"tournament-{game}"
     for path in (stem.with_suffix(".json"), stem.with_suffix(".md")):
         _check_writable_file(path, "--out")
     configs = [
