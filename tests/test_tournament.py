@@ -168,3 +168,24 @@ def test_the_work_left_weighs_each_pairing_by_its_pace(monkeypatch: pytest.Monke
     assert quick_over is not None and quick_over < 0.2, quick_over
     for pair, config in pairing_configs(HighCard.id, bots, games, options={"turns": 2}):
         assert result.outcomes[pair] == simulate(config, workers=1).first_shares
+
+
+def test_a_perfect_record_still_has_a_rating_interval() -> None:
+    """A pairing won on every deal leaves the bootstrap no doubt; the ratings' intervals come
+    from the Wilson interval of its score over deals instead of collapsing to a point."""
+    from ratgames.tournament import TournamentResult, bootstrap_intervals, bradley_terry
+
+    result = TournamentResult("test-high-card", 2, {}, ["a", "b", "c"], 20)
+    for pair, share in ((("a", "b"), 1.0), (("a", "c"), 1.0), (("b", "c"), 0.5)):
+        result.outcomes[pair] = [share] * 20 if share != 0.5 else [1.0, 1.0, 0.0, 0.0] * 5
+        sa = sum(result.outcomes[pair])
+        result.scores[pair] = (sa, 20 - sa)
+    result.ratings = bradley_terry(result.bots, result.scores)
+    result.intervals, result.score_intervals = bootstrap_intervals(result)
+    lo, hi = result.intervals["a"]
+    assert lo < result.ratings["a"] - 100 and hi >= result.ratings["a"] - 1e-6
+    for bot in ("b", "c"):  # each lost every deal to a: the interval reaches up
+        lo, hi = result.intervals[bot]
+        assert lo < result.ratings[bot] < hi - 100
+    rows = [line for line in result.markdown().splitlines() if line.startswith("| 1 | `a`")]
+    assert rows and f"{result.ratings['a']:.0f} to {result.ratings['a']:.0f}" not in rows[0]

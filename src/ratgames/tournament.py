@@ -245,10 +245,51 @@ def bootstrap_intervals(result: TournamentResult, samples: int = 200, seed: int 
             # One bot won every game: resampling deals cannot show any doubt, yet a handful of
             # deals cannot prove a certainty.  Count each deal as one trial instead.
             scores[pair] = wilson_interval(len(blocks) * blocks[0] / size, len(blocks))
+    ratings = {b: _middle_95(values) for b, values in draws.items()}
     return Intervals(
-        ratings={b: _middle_95(values) for b, values in draws.items()},
+        ratings=widen_for_clean_sweeps(result.bots, result.scores, scores, ratings),
         scores=scores,
     )
+
+
+def widen_for_clean_sweeps(
+    bots: Sequence[str],
+    scores: Mapping[Pair, tuple[float, float]],
+    score_intervals: Mapping[Pair, Sequence[float]],
+    ratings: Mapping[str, tuple[float, float]],
+) -> dict[str, tuple[float, float]]:
+    """Rating intervals that also cover what a pairing won or lost on every game leaves open.
+
+    Resampling the deals of such a pairing shows no doubt, so after a perfect record a bot's
+    bootstrap interval is a single point.  The interval of a bot with such a pairing is widened
+    to the ratings it would have with each of its scores at the low end, then at the high end,
+    of that pairing's 95% interval (Wilson's, over deals).  A bot that won every game keeps its
+    rating as the high end (finite only through the ratings' prior): its interval is
+    one-sided."""
+    out = dict(ratings)
+    for bot in bots:
+        mine = [pair for pair in scores if bot in pair]
+        if not mine or any(len(score_intervals.get(pair, ())) != 2 for pair in mine):
+            continue
+        shares = []
+        for pair in mine:
+            sa, sb = scores[pair]
+            first = sa / (sa + sb) if sa + sb else 0.5
+            shares.append(first if pair[0] == bot else 1.0 - first)
+        if not any(x in (0.0, 1.0) for x in shares):
+            continue
+        ends = []
+        for high in (False, True):
+            moved = dict(scores)
+            for pair in mine:
+                lo, hi = score_intervals[pair]  # the first bot's share
+                first = hi if (pair[0] == bot) == high else lo
+                total = sum(scores[pair])
+                moved[pair] = (first * total, (1.0 - first) * total)
+            ends.append(bradley_terry(bots, moved)[bot])
+        lo_now, hi_now = out.get(bot, (ends[0], ends[1]))
+        out[bot] = (min(lo_now, ends[0]), max(hi_now, ends[1]))
+    return out
 
 
 def _middle_95(values: list[float]) -> tuple[float, float]:

@@ -17,12 +17,12 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..sim import wilson_interval
-from ..tournament import bradley_terry
+from ..tournament import widen_for_clean_sweeps
 
 Kind = Literal["simulation", "sweep", "tournament"]
 
@@ -216,39 +216,27 @@ class Tournament(_Model):
 
     def rating_intervals(self) -> dict[str, tuple[float, float]]:
         """Each bot's 95% rating interval: the file's (from resampling deals), widened for a
-        bot with a pairing it won or lost on every deal.  Resampling such a pairing's deals
-        shows no doubt at all (after a perfect record the file's interval is a single point),
-        though a few deals prove nothing certain.  So the interval also reaches the ratings the
-        bot would have with every one of its scores at the low end, then at the high end, of
-        that pairing's 95% interval (a Wilson interval over deals for a perfect pairing).  A
-        bot that won every point has no upper limit (``math.inf``: the rating itself is finite
-        only through the rating's small prior), one that lost every point no lower limit."""
-        out = {r.bot: (float(r.rating_95ci[0]), float(r.rating_95ci[1])) for r in self.ratings}
-        bots = [r.bot for r in self.ratings]
+        bot with a pairing it won or lost on every deal as ``ratgames tournament`` now does it
+        (:func:`ratgames.tournament.widen_for_clean_sweeps`; files written before it hold a
+        single point after a perfect record).  A bot that won every point has no upper limit
+        (``math.inf``: its rating is finite only through the ratings' small prior), one that
+        lost every point no lower limit."""
+        file = {r.bot: (float(r.rating_95ci[0]), float(r.rating_95ci[1])) for r in self.ratings}
+        bots = list(file)
         scores = {p.bots: p.points for p in self.pairings}
+        cis = {p.bots: p.score_95ci for p in self.pairings}
+        out = widen_for_clean_sweeps(bots, scores, cis, file)
         for bot in bots:
-            mine = [p for p in self.pairings if bot in p.bots]
-            if not mine or any(len(p.score_95ci) != 2 for p in mine):
-                continue
-            shares = [p.score if p.bots[0] == bot else 1.0 - p.score for p in mine]
-            if not any(x in (0.0, 1.0) for x in shares):
-                continue
-            ends = []
-            for high in (False, True):
-                moved = dict(scores)
-                for p in mine:
-                    lo, hi = cast(tuple[float, float], p.score_95ci)  # the first bot's share
-                    first = hi if (p.bots[0] == bot) == high else lo
-                    total = p.points[0] + p.points[1]
-                    moved[p.bots] = (first * total, (1.0 - first) * total)
-                ends.append(bradley_terry(bots, moved)[bot])
-            lo_end = min(out[bot][0], ends[0])
-            hi_end = max(out[bot][1], ends[1])
-            if all(x == 1.0 for x in shares):
-                hi_end = math.inf
-            if all(x == 0.0 for x in shares):
-                lo_end = -math.inf
-            out[bot] = (lo_end, hi_end)
+            shares = [
+                p.score if p.bots[0] == bot else 1.0 - p.score
+                for p in self.pairings
+                if bot in p.bots
+            ]
+            lo, hi = out[bot]
+            if shares and all(x == 1.0 for x in shares):
+                out[bot] = (lo, math.inf)
+            elif shares and all(x == 0.0 for x in shares):
+                out[bot] = (-math.inf, hi)
         return out
 
     def score(self, a: str, b: str) -> tuple[float, tuple[float, float] | None, int] | None:
