@@ -356,9 +356,10 @@ def rules(game: str, notation: bool) -> None:
         table.add_row(o.name, _show(o.default), o.describe_allowed(), o.help)
     console.print(table)
     console.print("Set options with [bold]--option name=value[/bold] (or -o name=value).")
-    if notation:
-        console.print(Markdown(notation_rules(g.rules())))
-    else:
+    written = notation_rules(g.rules())
+    if notation and written:
+        console.print(Markdown(written))
+    elif written:
         console.print(f"Notation for bots and records: [bold]ratgames rules {g.id} --notation")
 
 
