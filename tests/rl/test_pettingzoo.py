@@ -203,6 +203,7 @@ def test_flatten_gives_boxes_with_the_mask_in_info(game_id: str, kwargs: dict[st
         flat.step(action)
         plain.step(action)
     api_test(env(game_id, flatten=True, **kwargs), num_cycles=100)
+    seed_test(lambda: env(game_id, flatten=True, **kwargs), num_cycles=40)
 
 
 def test_flatten_parallel() -> None:
