@@ -94,7 +94,7 @@ async def test_your_own_moves_are_in_the_log_before_the_answers(play_table: Open
             if ui.app.state.seats_to_act() == [0]:
                 break
         lines = ui.log().splitlines()
-        mine = lines.index("You put the card in slot 2 and discarded the 7 from there")
+        mine = lines.index("You put the 6 in slot 2 and discarded the 7 from there")
         assert lines[mine - 1] == "You drew a card from the draw pile: a 6"
         assert any(line.startswith("Seat 2 ") for line in lines[mine + 1 :])
 

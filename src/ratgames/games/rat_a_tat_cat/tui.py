@@ -45,6 +45,8 @@ class Panel(ObservingPanel):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.looking: set[int] = set()
+        self.drawn: str | None = None
+        """The number card you drew and hold (None when not known to this panel)."""
         self.next_event = 0  # the number of the first event not reported yet
         self.swap_keys: list[int] | None = None
         self.prompt = ""
@@ -86,8 +88,13 @@ class Panel(ObservingPanel):
             return
         line = self.describe(event)
         held = self.obs["held"] if self.obs is not None else None
-        if kind == "draw" and event["seat"] == me and latest and held is not None:
-            line += f": {'an' if held == '8' else 'a'} {held}"  # only you see what you drew
+        if kind == "draw" and event["seat"] == me:
+            # Only you see what you drew: said while you hold it, and where it goes.
+            self.drawn = held if latest else None
+            if self.drawn is not None:
+                line += f": {'an' if held == '8' else 'a'} {held}"
+        elif kind == "replace" and event["seat"] == me and event["placed"] is None and self.drawn:
+            line = line.replace("You put the card ", f"You put the {self.drawn} ", 1)
         self.host.say(line)
 
     def who(self, seat: int) -> str:
