@@ -655,7 +655,8 @@ def test_serve_refuses_a_port_in_use(capsys: pytest.CaptureFixture[str], tmp_pat
 
 
 class _Tables:
-    """A stand-in for a server's REST API: one finished table (DONE), no other."""
+    """A stand-in for a server's REST API: one finished table (DONE), one open table (OPEN)
+    whose seat can be joined but whose WebSocket is not there, no other."""
 
     def __enter__(self) -> str:
         import threading
@@ -663,16 +664,18 @@ class _Tables:
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
-                if self.path == "/api/tables/DONE":
+                if self.path in ("/api/tables/DONE", "/api/tables/OPEN"):
+                    code = self.path.rpartition("/")[2]
+                    finished = code == "DONE"
                     status, body = (
                         200,
                         {
-                            "code": "DONE",
+                            "code": code,
                             "game": "caged-rats",
                             "players": 2,
                             "options": {},
-                            "status": "finished",
-                            "record_id": 7,
+                            "status": "finished" if finished else "lobby",
+                            "record_id": 7 if finished else None,
                             "next_table": None,
                         },
                     )
@@ -681,6 +684,14 @@ class _Tables:
                     status, body = 404, {"detail": f"no table has the code {code!r}"}
                 data = json.dumps(body).encode()
                 self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self) -> None:
+                data = json.dumps({"table": {}, "seat": 1, "token": "t0ken"}).encode()
+                self.send_response(200)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
                 self.end_headers()
@@ -826,3 +837,17 @@ def test_tournament_out_may_name_a_folder(
     assert (tmp_path / "tournament-test-high-card.json").exists()
     assert (tmp_path / "tournament-test-high-card.md").exists()
     assert not tmp_path.with_suffix(".json").exists()
+
+
+def test_bot_says_in_one_line_when_the_table_cannot_be_played(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat taken but a table connection refused (not bad input: exit code 1) is one line."""
+    from ratgames.server.client import TableClient
+
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path))
+    monkeypatch.setattr(TableClient.connect, "__defaults__", (1.0,))  # not 30 s of retries
+    with _Tables() as where:
+        code, _, err = run(capsys, "bot", "OPEN", "--server", where)
+    assert code == 1 and f"error: table OPEN at http://{where}: " in err, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")

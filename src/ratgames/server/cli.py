@@ -597,6 +597,7 @@ def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, s
     """
     from ratgames.core.registry import get_game
 
+    from .client import ClientError
     from .remote_bot import play_remote
     from .tables import resolve_bot
 
@@ -609,5 +610,12 @@ def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, s
     display = name or spec
     my_seat, token = _take_seat(base, table_code, display[:32], seat)
     click.echo(f"{resolved} plays seat {my_seat} of table {table_code}", err=True)
-    outcome = asyncio.run(play_remote(base, table_code, token, game, resolved, seed))
+    try:
+        outcome = asyncio.run(play_remote(base, table_code, token, game, resolved, seed))
+    except ClientError as exc:  # the table's connection could not be made or was refused
+        raise click.ClickException(f"table {table_code} at {base}: {exc.message}") from None
+    except TimeoutError:  # the first connection never came (the client retries meanwhile)
+        raise click.ClickException(
+            f"table {table_code} at {base}: no connection to its WebSocket could be made"
+        ) from None
     click.echo(json.dumps(outcome))
