@@ -833,7 +833,7 @@ def _progress() -> Progress | LogProgress:
     "json_out",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Also write every figure to this JSON file.",
+    help="Also write every figure to this JSON file (in a folder that exists).",
 )
 @click.option(
     "--rotate/--no-rotate",
@@ -1125,7 +1125,8 @@ def _print_sweep(game: Game, param: str, results: Sequence[tuple[str | None, Any
     type=click.Path(path_type=Path),
     default=None,
     help="Where to save the results, as OUT.json and OUT.md, or in the folder OUT as "
-    "tournament-GAME.json and .md (default: tournament-GAME in the current folder).",
+    "tournament-GAME.json and .md (default: tournament-GAME in the current folder); the "
+    "folder must exist.",
 )
 @backend_options
 @checkpoint_options
