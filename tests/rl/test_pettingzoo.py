@@ -83,11 +83,53 @@ def test_ticks_time_and_truncation() -> None:
     assert times[:2] == [0.25, 0.5]
 
 
-@pytest.mark.parametrize("players", range(2, 9))
-def test_parallel_seed(players: int) -> None:
+PARALLEL = [
+    *[("egyptian-ratscrew", n) for n in range(2, 9)],
+    ("caged-rats", 2),
+    *[("rats", n) for n in range(2, 6)],
+    *[("rat-a-tat-cat", n) for n in range(2, 7)],
+]
+
+
+@pytest.mark.parametrize(("game_id", "players"), PARALLEL)
+def test_parallel_seed(game_id: str, players: int) -> None:
     """PettingZoo's parallel seed test samples ids without the mask: an id outside it ends the
     game as PettingZoo's classic games do, the same way from the same seed."""
-    parallel_seed_test(lambda: parallel_env(players=players), num_cycles=100)
+    parallel_seed_test(lambda: parallel_env(game_id, players=players), num_cycles=100)
+
+
+@pytest.mark.parametrize(("game_id", "kwargs"), CASES[:3])
+def test_parallel_turn_based_plays_as_the_aec_game(game_id: str, kwargs: dict[str, Any]) -> None:
+    """In a turn-based game only the agent to act chooses; what the others send is ignored.
+    The same ids give the same game as the AEC environment."""
+    par = parallel_env(game_id, **kwargs)
+    aec = env(game_id, **kwargs)
+    obs, _ = par.reset(seed=9)
+    aec.reset(seed=9)
+    rng = np.random.default_rng(4)
+    steps = 0
+    while par.agents:
+        acting = [a for a, o in obs.items() if o["action_mask"].any()]
+        assert acting == [aec.agent_selection]
+        mine = int(rng.choice(np.flatnonzero(obs[acting[0]]["action_mask"])))
+        others = {a: int(rng.integers(aec.encoder.num_actions)) for a in par.agents}
+        obs, rewards, terms, _, _ = par.step({**others, acting[0]: mine})
+        aec.step(mine)
+        steps += 1
+        assert par.state_.snapshot() == aec.state_.snapshot()
+    assert steps > 10 and all(terms.values())
+    assert rewards == {a: aec.rewards[a] for a in aec.possible_agents}
+    assert abs(sum(rewards.values())) < 1e-9
+    parallel_api_test(parallel_env(game_id, **kwargs), num_cycles=100)
+
+
+def test_parallel_turn_based_needs_the_acting_agent() -> None:
+    e = parallel_env("rats", players=3)
+    obs, _ = e.reset(seed=1)
+    acting = next(a for a, o in obs.items() if o["action_mask"].any())
+    others = {a: 0 for a in e.agents if a != acting}
+    with pytest.raises(EncodingError, match=f"{acting} is to act"):
+        e.step(others)
 
 
 @pytest.mark.parametrize("players", [2, 5])

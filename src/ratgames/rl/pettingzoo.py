@@ -17,7 +17,8 @@ Turn-based games pass the turn as the game does (one agent to act at a time; in 
 jokers takes the same agent two steps).  Egyptian Ratscrew is played in ticks
 (:mod:`ratgames.rl.table`): in the AEC environment every agent chooses in turn and the tick is
 played once the last has chosen; :func:`parallel_env` offers the same ticks as a
-``ParallelEnv``.  ``render_mode`` ``"ansi"`` returns the table as text, ``"human"`` prints it.
+``ParallelEnv``, and every turn-based game too (only the agent to act chooses; what the others
+send is ignored).  ``render_mode`` ``"ansi"`` returns the table as text, ``"human"`` prints it.
 
 ``flatten=True`` makes each observation the bare float32 vector (a ``Box``, as SuperSuit's
 padding wrappers and most libraries expect) and puts the mask in ``info["action_mask"]`` (where
@@ -293,7 +294,11 @@ class RatgamesAEC(AECEnv):  # type: ignore[misc]
 
 
 class RatgamesParallel(ParallelEnv):  # type: ignore[misc]
-    """Egyptian Ratscrew in ticks as a ``ParallelEnv``: every agent chooses at every tick."""
+    """A game as a ``ParallelEnv``: every live agent sends an action at every step.
+
+    In Egyptian Ratscrew (ticks) every agent chooses at every tick.  In a turn-based game only
+    the agent to act chooses: the others' masks are all zeros and whatever they send is
+    ignored (it must still be an id of the action space)."""
 
     metadata = {"render_modes": RENDER_MODES, "name": "ratgames_egyptian_ratscrew"}
 
@@ -311,13 +316,17 @@ class RatgamesParallel(ParallelEnv):  # type: ignore[misc]
     ) -> None:
         _check_options(render_mode, illegal, flatten)
         self.game = ratgames.get_game(game_id, players=players, options=options)
-        if not self.game.real_time:
-            raise EncodingError(f"{self.game.title} is turn-based: use env() (AEC)")
         self.render_mode = render_mode
         self.flatten = flatten
         self.illegal = illegal
         self.encoder = encoder_for(self.game)
-        self.ticks = Ticks(self.game, self.encoder, tick)
+        self.metadata = {**self.metadata, "name": f"ratgames_{self.game.id}"}
+        self.ticks: Ticks | None = None
+        self.table: Table | None = None
+        if self.game.real_time:
+            self.ticks = Ticks(self.game, self.encoder, tick)
+        else:
+            self.table = Table(self.game, self.encoder)
         self.max_steps = max_steps
         self.possible_agents = [f"player_{s}" for s in range(self.game.players)]
         self.agents = self.possible_agents[:]
@@ -334,44 +343,78 @@ class RatgamesParallel(ParallelEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
+    @property
+    def state_(self) -> Any:
+        """The ratgames state being played (for tests and tools; agents use observations)."""
+        return self.table.state if self.table is not None else self.ticks.state  # type: ignore[union-attr]
+
+    def _vector(self, seat: int) -> Any:
+        if self.table is not None:
+            return self.table.observe(seat)
+        assert self.ticks is not None
+        return self.ticks.observe(seat)
+
+    def _mask(self, seat: int) -> Any:
+        if self.table is not None:
+            return self.table.mask(seat)
+        assert self.ticks is not None
+        return self.ticks.mask(seat)
+
     def _obs(self) -> dict[str, Any]:
         if self.flatten:
-            return {a: self.ticks.observe(self._seat[a]) for a in self.agents}
+            return {a: self._vector(self._seat[a]) for a in self.agents}
         return {
-            a: {"observation": self.ticks.observe(s), "action_mask": self.ticks.mask(s)}
+            a: {"observation": self._vector(s), "action_mask": self._mask(s)}
             for s, a in enumerate(self.possible_agents)
             if a in self.agents
         }
 
     def _infos(self) -> dict[str, dict[str, Any]]:
         if self.flatten:
-            return {a: {"action_mask": self.ticks.mask(self._seat[a])} for a in self.agents}
+            return {a: {"action_mask": self._mask(self._seat[a])} for a in self.agents}
         return {a: {} for a in self.agents}
 
     def state(self) -> Any:
         """The global state: every seat's observation vector in seat order (hidden cards
         included: for centralised training, never a policy's input)."""
-        return np.concatenate([self.ticks.observe(s) for s in range(self.game.players)])
+        return np.concatenate([self._vector(s) for s in range(self.game.players)])
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        self.ticks.reset(_seed(seed))
+        if self.table is not None:
+            self.table.reset(_seed(seed))
+        else:
+            assert self.ticks is not None
+            self.ticks.reset(_seed(seed))
         self.agents = self.possible_agents[:]
         self._steps = 0
         return self._obs(), self._infos()
+
+    def _wrong(self, choices: Mapping[int, int]) -> list[str]:
+        """The agents whose id is outside their mask (agents not choosing now are ignored)."""
+        if self.table is not None:
+            seat = self.table.to_act()
+            agent = self.possible_agents[seat]
+            if seat not in choices:
+                raise EncodingError(f"{agent} is to act: the actions must include its id")
+            return [] if choices[seat] in self.table.legal_ids() else [agent]
+        assert self.ticks is not None
+        ticks = self.ticks
+        return [self.possible_agents[s] for s, a in choices.items() if a not in ticks.legal_ids(s)]
 
     def step(self, actions: Mapping[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
         seats = self._seat
         choices = {
             seats[a]: _action_id(self.encoder, a, v) for a, v in actions.items() if a in self.agents
         }
-        wrong = [
-            a
-            for a in self.agents
-            if a in actions and choices[seats[a]] not in self.ticks.legal_ids(seats[a])
-        ]
-        if wrong and self.illegal == "lose":
+        wrong = self._wrong(choices)
+        if wrong and self.illegal == "raise":
+            seat = seats[wrong[0]]
+            raise EncodingError(
+                f"{wrong[0]} may not choose {self.encoder.id_text(choices[seat])} now"
+            )
+        if wrong:
             # As PettingZoo's classic games: -1 for each agent that chose outside its mask,
             # 0 for the others, and the game ends.
             obs = self._obs()
@@ -383,10 +426,16 @@ class RatgamesParallel(ParallelEnv):  # type: ignore[misc]
                 infos[a]["illegal"] = True
             self.agents = []
             return obs, rewards, terms, truncs, infos
-        self.ticks.step(choices)
+        if self.table is not None:
+            self.table.step(choices[self.table.to_act()])
+            over = self.table.is_over()
+            final = self.table.returns()
+        else:
+            assert self.ticks is not None
+            self.ticks.step(choices)
+            over = self.ticks.is_over()
+            final = self.ticks.returns()
         self._steps += 1
-        over = self.ticks.is_over()
-        final = self.ticks.returns()
         truncated = not over and self.max_steps is not None and self._steps >= self.max_steps
         obs = self._obs()
         rewards = {a: final[seats[a]] for a in self.agents}
@@ -400,7 +449,7 @@ class RatgamesParallel(ParallelEnv):  # type: ignore[misc]
         return obs, rewards, terms, truncs, infos
 
     def render(self) -> str | None:
-        return _render(self.game, self.ticks.state, self.render_mode)
+        return _render(self.game, self.state_, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -437,5 +486,7 @@ def parallel_env(
     render_mode: str | None = None,
     **kwargs: Any,
 ) -> RatgamesParallel:
-    """The ticks of Egyptian Ratscrew as a ``ParallelEnv``."""
+    """A game as a ``ParallelEnv``: Egyptian Ratscrew's ticks (every agent chooses at every
+    tick), or a turn-based game where only the agent to act chooses (see
+    :class:`RatgamesParallel`)."""
     return RatgamesParallel(game_id, players, options, render_mode, **kwargs)
