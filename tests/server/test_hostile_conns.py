@@ -6,6 +6,7 @@ their server."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -34,7 +35,7 @@ from ratgames.server.limits import (
     address_key,
     guarded_protocol,
 )
-from ratgames.server.tables import CODE_LENGTH, PRIVATE_CODE_LENGTH, Settings
+from ratgames.server.tables import CODE_LENGTH, DROPPED_LIMIT, PRIVATE_CODE_LENGTH, Settings
 from ratgames.server.thinking import SearchQueue
 
 from .conftest import Running, run, start_server
@@ -138,6 +139,46 @@ def test_spectators_arriving_never_keep_a_player_out(make_server: Any) -> None:
             await host.close()
         for w in watchers:
             await w.close()
+
+    run(main())
+
+
+def test_an_address_flooding_messages_is_dropped_unread(make_server: Any) -> None:
+    """Beyond the address's message rate (all its connections together) messages are dropped
+    without an answer each: one ``rate_limited`` a second says so."""
+    server = make_server(message_rate=Rate(1, 60, 12))
+
+    async def main() -> None:
+        created = await create(server.base, "rats", [{"kind": "open"}, {"kind": "bot"}])
+        url = server.base.replace("http://", "ws://") + "/ws"
+        hello = json.dumps({"type": "hello", "v": 1, "table": created["table"]["code"]})
+        chat = json.dumps({"type": "chat", "v": 1, "text": "spam"})
+
+        async def errors_of(ws: Any, seconds: float = 1.5) -> list[str]:
+            """The error codes ``ws`` gets in the next ``seconds`` (pings come meanwhile)."""
+            codes = []
+            until = time.monotonic() + seconds
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    left = until - time.monotonic()
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), max(0.0, left)))
+                    if frame["type"] == "error":
+                        codes.append(frame["code"])
+            return codes
+
+        async with websockets.connect(url) as one, websockets.connect(url) as two:
+            await one.send(hello)
+            for _ in range(30):
+                await one.send(chat)
+            assert await errors_of(one) == ["not_a_seat"] * 11 + ["rate_limited"]
+            await two.send(hello)  # the same address: its budget is spent too
+            assert await errors_of(two) == ["rate_limited"]
+            # a client that goes on regardless is let go
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                for _ in range(DROPPED_LIMIT + 50):
+                    await one.send(chat)
+                await errors_of(one, 5.0)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 
     run(main())
 
@@ -724,3 +765,16 @@ def test_the_listing_is_made_once_for_many_polls(make_server: Any) -> None:
         await watcher.close()
 
     run(main())
+
+
+def test_the_guard_limits_new_connections_per_address() -> None:
+    class Transport:
+        def is_closing(self) -> bool:
+            return False
+
+    guard = ConnectionGuard(max_total=0, per_address=0, idle=0, rate=Rate(1, 60, 3))
+    for _ in range(3):
+        assert guard.admit("192.0.2.1", Transport()) is None  # type: ignore[arg-type]
+    why = guard.admit("192.0.2.1", Transport())  # type: ignore[arg-type]
+    assert why is not None and "new connections from one address" in why
+    assert guard.admit("192.0.2.2", Transport()) is None  # type: ignore[arg-type]

@@ -55,7 +55,16 @@ from .protocol import (
     header_tokens,
     json_schema,
 )
-from .tables import Conn, Lobby, RequestError, Settings, Table, hash_token, same_token
+from .tables import (
+    DROPPED_LIMIT,
+    Conn,
+    Lobby,
+    RequestError,
+    Settings,
+    Table,
+    hash_token,
+    same_token,
+)
 
 log = logging.getLogger("ratgames.server")
 
@@ -334,6 +343,22 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
                         break
                 if message["type"] == "websocket.disconnect":
                     break
+                if not lobby.limits.allow("message", address):
+                    # The address's connections together send too much: dropped unread, and
+                    # said so once a second at most (answering each would cost as much).
+                    conn.dropped += 1
+                    if conn.dropped >= DROPPED_LIMIT:
+                        await ws.close(code=1008, reason="too many messages from your address")
+                        break
+                    now = asyncio.get_running_loop().time()
+                    if now >= conn.told_limited_at + 1.0:
+                        conn.told_limited_at = now
+                        conn.error(
+                            "rate_limited",
+                            lobby.limits.refusal("message", address, "messages")
+                            + "; until then messages are dropped",
+                        )
+                    continue
                 raw = message.get("text")
                 if raw is None:
                     data = message.get("bytes") or b""

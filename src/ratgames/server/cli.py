@@ -241,7 +241,9 @@ def serve(
         max_bot_iterations=max_bot_iterations,
         bound_logs=True,
     )
-    guard = ConnectionGuard(max_connections, max_conns_per_address, idle_timeout)
+    guard = ConnectionGuard(
+        max_connections, max_conns_per_address, idle_timeout, settings.connect_rate
+    )
     _check_listen(host, port)
     url, engine = open_database(db, must_exist=False)  # checked before anything starts
     engine.dispose()

@@ -160,13 +160,18 @@ class AddressLimits:
 
 class ConnectionGuard:
     """The TCP connections of one server: at most ``max_total`` in all and ``per_address`` from
-    one address (0: no limit), and each must finish a request's headers within ``idle``
-    seconds."""
+    one address (0: no limit), new ones from one address at ``rate``, and each must finish a
+    request's headers within ``idle`` seconds."""
 
-    def __init__(self, max_total: int, per_address: int, idle: float) -> None:
+    def __init__(
+        self, max_total: int, per_address: int, idle: float, rate: Rate | None = None
+    ) -> None:
         self.max_total = max_total
         self.per_address = per_address
         self.idle = idle
+        self.rate = rate
+        """New connections from one address (None: no limit)."""
+        self.arrivals = AddressLimits({"connect": rate or Rate(0, 1.0, 0)}, 0)
         self.open: dict[str, set[asyncio.BaseTransport]] = {}
         self.total = 0
         self.refused = 0
@@ -193,6 +198,9 @@ class ConnectionGuard:
                 return f"the server holds its most connections ({self.max_total})"
         if self.per_address > 0 and mine is not None and len(mine) >= self.per_address:
             return f"at most {self.per_address} connections from one address"
+        if not self.arrivals.allow("connect", address):
+            assert self.rate is not None
+            return f"new connections from one address: {self.rate.words()}"
         self.open.setdefault(address, set()).add(transport)
         self.total += 1
         self._admitted += 1

@@ -55,6 +55,11 @@ SPECTATOR_QUEUE_LIMIT = 200
 CHAT_RATE = Rate(5, 1.0, 10)
 HELLO_RATE = Rate(10, 1.0, 40)
 ARRIVALS_RATE = Rate(10, 1.0, 20)
+MESSAGE_RATE = Rate(100, 1.0, 200)
+CONNECT_RATE = Rate(20, 1.0, 64)
+DROPPED_LIMIT = 200
+"""A WebSocket that has had this many messages dropped (its address sending too many) is
+closed: a client that does not slow down when told is not one to keep reading from."""
 CREATE_RATE = Rate(10, 60.0, 10)
 LOOKUP_RATE = Rate(10, 60.0, 20)
 KEEP_FINISHED = 2000
@@ -191,6 +196,10 @@ class Conn:
         count."""
         self.greeted = False
         """A ``hello`` was accepted on this connection."""
+        self.told_limited_at = -1e9
+        self.dropped = 0
+        """Messages of this connection dropped for its address's message rate."""
+        """When this connection was last told its address's messages are being dropped."""
         self.queue: asyncio.Queue[tuple[str, int | None] | None] = asyncio.Queue()
         self.table: Table | None = None
         self.seat: int | None = None
@@ -322,6 +331,11 @@ class Settings:
     hello_rate: Rate = HELLO_RATE
     """``hello`` messages from one address."""
     arrivals_rate: Rate = ARRIVALS_RATE
+    message_rate: Rate = MESSAGE_RATE
+    connect_rate: Rate = CONNECT_RATE
+    """New TCP connections from one address (``ratgames serve``'s transport guard)."""
+    """WebSocket messages from one address, all its connections together (each connection
+    has its own limit too); beyond it they are dropped unread."""
     """Spectators' ``hello`` messages at one table (seats are never held up by them)."""
     create_rate: Rate = CREATE_RATE
     """Tables created from one address."""
@@ -343,7 +357,12 @@ class Settings:
     """Rate-limit repeated log lines (``ratgames serve`` turns it on)."""
 
     def rates(self) -> dict[str, Rate]:
-        return {"hello": self.hello_rate, "create": self.create_rate, "lookup": self.lookup_rate}
+        return {
+            "hello": self.hello_rate,
+            "create": self.create_rate,
+            "lookup": self.lookup_rate,
+            "message": self.message_rate,
+        }
 
 
 @dataclass
