@@ -25,7 +25,7 @@ from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, cast
+from typing import Any, ClassVar, Final, Generic, cast
 
 from typing_extensions import TypeVar
 
@@ -164,7 +164,7 @@ class Outcome:
         return tuple([1 + bisect_left(ranked, mine) for mine in keyed])
 
 
-CLOCK_DIGITS = 4
+CLOCK_DIGITS: Final = 4
 """Action times are kept to this many decimals of a second (0.1 ms), live and in records."""
 
 
