@@ -205,7 +205,7 @@ def suit_symbols(text: str) -> str:
 
 
 def player_rules(markdown: str) -> str:
-    """A game's rules as players read them: without the section whose heading starts with
+    r"""A game's rules as players read them: without the section whose heading starts with
     ``Notation`` (how programs and records write actions, cards and deals).
 
     >>> player_rules("# Game\n\nPlay.\n\n## Notation\n`play`\n\n## Tips\nHave fun.\n")
