@@ -622,6 +622,8 @@ def test_a_long_run_on_the_python_modules_suggests_the_compiled_build(
         (["export"], "(the default): no server has stored a game here yet"),
         (["db", "upgrade", "--db", "FILE/x.db"], "FILE is a file, not a folder"),
         (["serve", "--db", "NOTDB"], "file is not a database"),
+        (["serve", "--db", "typo/x.db"], "typo does not exist (make it first"),
+        (["db", "upgrade", "--db", "typo/x.db"], "typo does not exist (make it first"),
     ],
 )
 def test_server_commands_refuse_bad_input_in_one_line(
@@ -638,7 +640,8 @@ def test_server_commands_refuse_bad_input_in_one_line(
     code, out, err = run(capsys, *args)
     assert code == 2, (out, err)
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
-    assert not (tmp_path / "no").exists() and not (tmp_path / "home").exists()  # nothing made
+    for made in ("no", "home", "typo"):
+        assert not (tmp_path / made).exists(), "nothing is made"
 
 
 def test_serve_refuses_a_port_in_use(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -328,6 +328,13 @@ def open_database(db: str | None, *, must_exist: bool) -> tuple[str, Any]:
                 f"there is no database at {path} (the default): no server has stored a game "
                 "here yet; give the --db the server was run with"
             )
+        if not path.exists():  # a new database: as any output file (ratgames.outputs)
+            from ratgames.outputs import check_output_file, check_output_folder
+
+            if db:  # its folder must exist: a mistyped path is refused, not made
+                check_output_file(path, "--db")
+            else:  # the default place, made with its parents
+                check_output_folder(path.parent, "the database's folder", make_parents=True)
     try:
         engine = store.make_engine(url)
     except ValueError as exc:
