@@ -1,0 +1,427 @@
+"""Many games stepped in one call, writing into preallocated numpy arrays.
+
+Two interfaces:
+
+* :class:`SelfPlayBatch`: ``num_games`` games of a turn-based game in self-play.  At every step
+  each game has one seat to act (``to_act``); ``step(actions)`` takes one id per game.  After a
+  step the arrays hold, per game, the observation and mask of the seat to act now, and (with
+  ``all_seats=True``) every seat's observation, each exactly the vector that seat's own
+  environment would show it (its pending ids only for the seat to act).
+* :class:`RatgamesVectorEnv`: a ``gymnasium.vector.VectorEnv`` of ``num_envs`` copies of
+  :class:`ratgames.rl.gymnasium.RatgamesEnv`: one seat learns, ratgames bots play the others
+  (every game, Egyptian Ratscrew in ticks).
+
+**Autoreset: same step.**  A game that ends in a step reports its rewards and ``terminated``
+(or ``truncated``) in that step's arrays, and its row of the observations and masks already
+holds the first observation of the next game (Gymnasium's ``AutoresetMode.SAME_STEP``).  The
+vector environment puts each finished game's last observation in ``info["final_obs"]`` (with
+``info["_final_obs"]`` saying which games ended) as Gymnasium specifies; the self-play batch
+keeps nothing of a finished game but its rewards (``rewards[g, seat]`` for every seat).
+
+**Seeds.**  Game ``g`` of a batch reset with ``seed`` is the game of the single environment
+reset with ``seed + g``: :class:`SelfPlayBatch` plays the PettingZoo AEC environment's game
+(``env(...).reset(seed=seed + g)``) and later games of that row take the seeds
+``seed + g + k * num_games`` (``k = 1, 2...``); :class:`RatgamesVectorEnv`'s environment ``g``
+is ``RatgamesEnv`` reset with ``seed + g`` and then reset without a seed after every game, as
+Gymnasium's own vector environments do.  The same seed gives the same games, batched or single
+(``tests/rl/test_vector.py`` checks every observation, mask and reward against the single
+environments).
+
+The arrays are the batch's own (``obs``, ``masks``...): they are overwritten by the next step, so
+copy what you keep.  Encoding reads each seat's observation only (``state.observation``), as the
+single environments do, and writes it straight into its row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+import ratgames
+from ratgames.core.bots import Bot, SeatView, make_bot
+from ratgames.core.game import Game, State
+
+from .encoding import Encoder, EncodingError, ListEncoder, encoder_for
+from .encoding.base import Writer
+from .table import DEFAULT_TICK, Ticks, returns
+
+IntArray = npt.NDArray[np.int64]
+
+
+def _check_count(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise ValueError(f"{name} must be a whole number of at least 1, not {value!r}")
+    return int(value)
+
+
+class _Writer:
+    """Writes a seat's observation vector and mask into given rows (zeroing them first)."""
+
+    def __init__(self, encoder: Encoder) -> None:
+        self.encoder = encoder
+        self.layout = encoder.layout
+        self.index = encoder.index if isinstance(encoder, ListEncoder) else None
+
+    def obs(self, state: State, seat: int, pending: Sequence[int], row: Any) -> None:
+        row[:] = 0.0
+        w = Writer(self.layout, row)
+        self.encoder._write(state.observation(seat, events=False), w, pending)
+        w.done()
+
+    def mask(self, legal: Sequence[Hashable], pending: Sequence[int], row: Any) -> None:
+        row[:] = 0
+        index = self.index
+        if index is not None and not pending:
+            for action in legal:
+                row[index[action]] = 1
+        else:
+            for i in self.encoder.next_ids(legal, pending):
+                row[i] = 1
+
+
+class SelfPlayBatch:
+    """``num_games`` turn-based games in self-play (see the module docstring).
+
+    Arrays (rows are games): ``obs`` (float32, games x obs size) and ``masks`` (int8, games x
+    ids) for the seat to act, ``to_act`` (its seat), ``rewards`` (float32, games x seats: the
+    final rewards of a game that ended in the last step, else 0), ``terminated`` and
+    ``truncated`` (bool), ``seat_obs`` (games x seats x obs size, with ``all_seats=True``).
+    ``max_steps`` truncates a game after that many ids (rewards 0).
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        num_games: int,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        all_seats: bool = False,
+        max_steps: int | None = None,
+    ) -> None:
+        self.num_games = _check_count("num_games", num_games)
+        if max_steps is not None:
+            max_steps = _check_count("max_steps", max_steps)
+        self.game: Game = ratgames.get_game(game_id, players=players, options=options)
+        if self.game.real_time:
+            raise ValueError(
+                f"{self.game.title} is played in ticks: use RatgamesVectorEnv (one seat against "
+                "bots) or the PettingZoo parallel environment for self-play"
+            )
+        self.encoder = encoder_for(self.game)
+        self.players = self.game.players
+        self.max_steps = max_steps
+        n, p = self.num_games, self.players
+        self.num_actions = self.encoder.num_actions
+        self.obs_size = self.encoder.obs_size
+        self.obs = np.zeros((n, self.obs_size), dtype=np.float32)
+        self.masks = np.zeros((n, self.num_actions), dtype=np.int8)
+        self.to_act = np.zeros(n, dtype=np.int64)
+        self.rewards = np.zeros((n, p), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=bool)
+        self.truncated = np.zeros(n, dtype=bool)
+        self.all_seats = all_seats
+        self.seat_obs = np.zeros((n, p, self.obs_size), dtype=np.float32) if all_seats else None
+        self._writer = _Writer(self.encoder)
+        self._states: list[State] = []
+        self._legal: list[list[Hashable]] = [[] for _ in range(n)]
+        self._pending: list[tuple[int, ...]] = [() for _ in range(n)]
+        self._steps = [0] * n
+        self._next_seed = [0] * n
+        self._rows = np.arange(n)
+
+    def _start(self, g: int) -> None:
+        state = self.game.new_state(seed=self._next_seed[g])
+        state.set_recording(False)
+        self._next_seed[g] += self.num_games
+        if len(self._states) <= g:
+            self._states.append(state)
+        else:
+            self._states[g] = state
+        self._pending[g] = ()
+        self._steps[g] = 0
+        self._refresh(g)
+
+    def _refresh(self, g: int) -> None:
+        state = self._states[g]
+        seat = state.seats_to_act()[0]
+        legal = state.legal_actions(seat)
+        pending = self._pending[g]
+        self._legal[g] = legal
+        self.to_act[g] = seat
+        self._writer.mask(legal, pending, self.masks[g])
+        if self.seat_obs is None:
+            self._writer.obs(state, seat, pending, self.obs[g])
+            return
+        for s in range(self.players):
+            self._writer.obs(state, s, pending if s == seat else (), self.seat_obs[g, s])
+        self.obs[g] = self.seat_obs[g, seat]
+
+    def reset(self, seed: int = 0) -> None:
+        """Start every game afresh: game ``g`` from ``seed + g``."""
+        if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+            raise ValueError(f"seed must be a whole number, not {seed!r}")
+        self._next_seed = [int(seed) + g for g in range(self.num_games)]
+        self._states = []
+        for g in range(self.num_games):
+            self._start(g)
+        self.rewards[:] = 0.0
+        self.terminated[:] = False
+        self.truncated[:] = False
+
+    def step(self, actions: npt.ArrayLike) -> None:
+        """Every game's seat to act chooses its id in ``actions`` (one per game).  An id outside
+        its game's mask raises :class:`EncodingError` naming the game, and nothing is played."""
+        if not self._states:
+            raise EncodingError("reset() the batch before stepping it")
+        ids = np.asarray(actions)
+        if ids.shape != (self.num_games,) or not np.issubdtype(ids.dtype, np.integer):
+            raise EncodingError(
+                f"actions must be {self.num_games} whole-number ids (one per game), not an "
+                f"array of shape {ids.shape} and type {ids.dtype}"
+            )
+        inside = (ids >= 0) & (ids < self.num_actions)
+        legal = inside & (self.masks[self._rows, np.where(inside, ids, 0)] == 1)
+        if not legal.all():
+            g = int(np.flatnonzero(~legal)[0])
+            raise EncodingError(
+                f"game {g}: id {int(ids[g])} is not legal now (legal: "
+                f"{np.flatnonzero(self.masks[g]).tolist()})"
+            )
+        self.rewards[:] = 0.0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        encoder = self.encoder
+        for g in range(self.num_games):
+            state = self._states[g]
+            a = int(ids[g])
+            pending = self._pending[g]
+            if pending or not isinstance(encoder, ListEncoder):
+                action = encoder.complete(self._legal[g], (*pending, a))
+                if action is None:
+                    self._pending[g] = (*pending, a)
+                    self._steps[g] += 1
+                    self._refresh(g)
+                    continue
+                self._pending[g] = ()
+            else:
+                action = encoder.actions[a]
+            state.apply_trusted(int(self.to_act[g]), action)
+            self._steps[g] += 1
+            if state.is_over():
+                self.rewards[g] = returns(self.game, state.outcome())
+                self.terminated[g] = True
+                self._start(g)
+            elif self.max_steps is not None and self._steps[g] >= self.max_steps:
+                self.truncated[g] = True
+                self._start(g)
+            else:
+                self._refresh(g)
+
+
+class RatgamesVectorEnv(gym.vector.VectorEnv):
+    """A ``gymnasium.vector.VectorEnv`` of ``num_envs`` games, one seat learning against
+    ratgames bots (the arguments of :class:`ratgames.rl.gymnasium.RatgamesEnv`, with
+    ``num_envs`` second; see the module docstring)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        game_id: str,
+        num_envs: int,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        opponents: str | Sequence[str] = "heuristic",
+        seat: int = 0,
+        *,
+        tick: float = DEFAULT_TICK,
+        max_steps: int | None = None,
+    ) -> None:
+        self.num_envs = _check_count("num_envs", num_envs)
+        if max_steps is not None:
+            max_steps = _check_count("max_steps", max_steps)
+        self.game = ratgames.get_game(game_id, players=players, options=options)
+        n = self.game.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat must be a seat from 0 to {n - 1}, not {seat!r}")
+        specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != n - 1:
+            raise ValueError(f"{self.game.title} with {n} players needs {n - 1} opponent specs")
+        for spec in specs:
+            make_bot(self.game, spec)
+        self.specs = specs
+        self.seat = seat
+        self.tick = tick
+        self.max_steps = max_steps
+        self.encoder = encoder_for(self.game)
+        self._writer = _Writer(self.encoder)
+        self._others = [s for s in range(n) if s != seat]
+        obs_size, num_actions = self.encoder.obs_size, self.encoder.num_actions
+        self.single_observation_space = spaces.Box(0.0, 1.0, (obs_size,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        e = self.num_envs
+        self.obs = np.zeros((e, obs_size), dtype=np.float32)
+        self.masks = np.zeros((e, num_actions), dtype=np.int8)
+        self.rewards = np.zeros(e, dtype=np.float64)
+        self.terminated = np.zeros(e, dtype=bool)
+        self.truncated = np.zeros(e, dtype=bool)
+        self._rngs: list[np.random.Generator] = []
+        self._states: list[State] = []
+        self._ticks: list[Ticks | None] = []
+        self._bots: list[dict[int, Bot]] = []
+        self._legal: list[list[Hashable]] = [[] for _ in range(e)]
+        self._pending: list[tuple[int, ...]] = [() for _ in range(e)]
+        self._steps = [0] * e
+        self._rows = np.arange(e)
+
+    # --- one environment --------------------------------------------------------------
+
+    def _start(self, i: int) -> None:
+        game_seed = int(self._rngs[i].integers(0, 2**62))
+        bots = {
+            s: make_bot(self.game, spec, seed=game_seed + 1 + k)
+            for k, (s, spec) in enumerate(zip(self._others, self.specs, strict=True))
+        }
+        ticks: Ticks | None = None
+        if self.game.real_time:
+            ticks = Ticks(self.game, self.encoder, self.tick, bots=bots)
+            ticks.reset(game_seed)
+            state = ticks.state
+        else:
+            state = self.game.new_state(seed=game_seed)
+            state.set_recording(False)
+            for s, bot in bots.items():
+                bot.new_game(s)
+        if len(self._states) <= i:
+            self._states.append(state)
+            self._ticks.append(ticks)
+            self._bots.append(bots)
+        else:
+            self._states[i], self._ticks[i], self._bots[i] = state, ticks, bots
+        self._pending[i] = ()
+        self._steps[i] = 0
+        if ticks is None:
+            self._bots_play(i)
+        self._refresh(i)
+
+    def _bots_play(self, i: int) -> None:
+        state, bots, me = self._states[i], self._bots[i], self.seat
+        while not state.is_over():
+            seat = state.seats_to_act()[0]
+            if seat == me:
+                return
+            state.apply(seat, bots[seat].act(SeatView(state, seat)))
+
+    def _refresh(self, i: int) -> None:
+        state, me = self._states[i], self.seat
+        ticks = self._ticks[i]
+        if ticks is not None:
+            legal = [] if state.is_over() else state.legal_actions(me)
+        else:
+            over = state.is_over()
+            legal = [] if over or state.seats_to_act()[0] != me else state.legal_actions(me)
+        self._legal[i] = legal
+        pending = self._pending[i]
+        self._writer.obs(state, me, pending, self.obs[i])
+        if ticks is not None:
+            self.masks[i] = ticks.mask(me)
+        else:
+            self._writer.mask(legal, pending, self.masks[i])
+
+    # --- the vector API ------------------------------------------------------------
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[Any, dict[str, Any]]:
+        if seed is None or isinstance(seed, int):
+            seeds: list[int | None] = [
+                None if seed is None else seed + i for i in range(self.num_envs)
+            ]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"reset needs {self.num_envs} seeds, not {len(seeds)}")
+        self._rngs = [seeding.np_random(s)[0] for s in seeds]
+        self._states, self._ticks, self._bots = [], [], []
+        for i in range(self.num_envs):
+            self._start(i)
+        self.rewards[:] = 0.0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        return self.obs, {"action_mask": self.masks}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Every environment's legal ids now, as booleans."""
+        return self.masks.astype(bool)
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        ids = np.asarray(actions)
+        e = self.num_envs
+        if ids.shape != (e,) or not np.issubdtype(ids.dtype, np.integer):
+            raise EncodingError(
+                f"actions must be {e} whole-number ids (one per environment), not an array "
+                f"of shape {ids.shape} and type {ids.dtype}"
+            )
+        inside = (ids >= 0) & (ids < self.encoder.num_actions)
+        legal = inside & (self.masks[self._rows, np.where(inside, ids, 0)] == 1)
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            raise EncodingError(
+                f"environment {i}: id {int(ids[i])} is not legal now (legal: "
+                f"{np.flatnonzero(self.masks[i]).tolist()})"
+            )
+        self.rewards[:] = 0.0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        final_obs: list[Any] = [None] * e
+        ended = np.zeros(e, dtype=bool)
+        encoder, me = self.encoder, self.seat
+        for i in range(e):
+            state = self._states[i]
+            a = int(ids[i])
+            ticks = self._ticks[i]
+            if ticks is not None:
+                ticks.step({me: a})
+            else:
+                pending = (*self._pending[i], a)
+                action = encoder.complete(self._legal[i], pending)
+                if action is None:
+                    self._pending[i] = pending
+                else:
+                    self._pending[i] = ()
+                    state.apply_trusted(me, action)
+                    self._bots_play(i)
+            self._steps[i] += 1
+            if state.is_over():
+                self.rewards[i] = returns(self.game, state.outcome())[me]
+                self.terminated[i] = True
+            elif self.max_steps is not None and self._steps[i] >= self.max_steps:
+                self.truncated[i] = True
+            if self.terminated[i] or self.truncated[i]:
+                self._refresh(i)
+                final_obs[i] = self.obs[i].copy()
+                ended[i] = True
+                self._start(i)
+            else:
+                self._refresh(i)
+        info: dict[str, Any] = {"action_mask": self.masks}
+        if ended.any():
+            info["final_obs"] = np.array(final_obs, dtype=object)
+            info["_final_obs"] = ended
+            info["final_info"] = {}
+            info["_final_info"] = ended
+        return self.obs, self.rewards, self.terminated, self.truncated, info
