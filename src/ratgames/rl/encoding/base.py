@@ -61,56 +61,80 @@ class Layout:
 
 
 class Writer:
-    """Fills an observation vector section by section, in the layout's order."""
+    """Fills an observation vector section by section, in the layout's order.
 
-    __slots__ = ("index", "layout", "out")
+    The values of :meth:`one_hot`, :meth:`bits` and :meth:`scaled` are gathered as positions
+    and values and written into the vector at once by :meth:`done` (one numpy assignment
+    instead of one per value); :meth:`take` gives a section's slice to write directly."""
+
+    __slots__ = ("_at", "_values", "index", "layout", "out")
 
     def __init__(self, layout: Layout, out: Vector) -> None:
         self.layout = layout
         self.out = out
         self.index = 0
+        self._at: list[int] = []
+        self._values: list[float] = []
+
+    def _next(self, name: str) -> tuple[int, int]:
+        sections = self.layout.sections
+        i = self.index
+        if i >= len(sections) or sections[i][0] != name:
+            expected = sections[i][0] if i < len(sections) else "nothing"
+            raise AssertionError(f"section {name!r} written out of order; expected {expected}")
+        self.index = i + 1
+        return self.layout.offsets[name]
 
     def take(self, name: str) -> Vector:
         """The slice of section ``name``, which must be the next one."""
-        sections = self.layout.sections
-        if self.index >= len(sections) or sections[self.index][0] != name:
-            expected = sections[self.index][0] if self.index < len(sections) else "nothing"
-            raise AssertionError(f"section {name!r} written out of order; expected {expected}")
-        self.index += 1
-        lo, hi = self.layout.offsets[name]
+        lo, hi = self._next(name)
         return self.out[lo:hi]
 
     def one_hot(self, name: str, index: int | None) -> None:
         """Section ``name`` with a 1 at ``index`` (all zeros for None)."""
-        part = self.take(name)
+        lo, hi = self._next(name)
         if index is not None:
-            if not 0 <= index < len(part):
-                raise EncodingError(f"{name}: index {index} outside 0..{len(part) - 1}")
-            part[index] = 1.0
+            if not 0 <= index < hi - lo:
+                raise EncodingError(f"{name}: index {index} outside 0..{hi - lo - 1}")
+            self._at.append(lo + index)
+            self._values.append(1.0)
 
     def bits(self, name: str, indices: Iterable[int]) -> None:
         """Section ``name`` with a 1 at each of ``indices``."""
-        part = self.take(name)
+        lo, hi = self._next(name)
+        size = hi - lo
+        at, values = self._at, self._values
         for i in indices:
-            if not 0 <= i < len(part):
-                raise EncodingError(f"{name}: index {i} outside 0..{len(part) - 1}")
-            part[i] = 1.0
+            if not 0 <= i < size:
+                raise EncodingError(f"{name}: index {i} outside 0..{size - 1}")
+            at.append(lo + i)
+            values.append(1.0)
 
     def scaled(self, name: str, values: Sequence[float], scale: float) -> None:
         """Section ``name`` with ``values / scale``, clipped to [0, 1]."""
-        part = self.take(name)
-        if len(values) != len(part):
-            raise EncodingError(f"{name}: {len(values)} values for {len(part)} places")
+        lo, hi = self._next(name)
+        if len(values) != hi - lo:
+            raise EncodingError(f"{name}: {len(values)} values for {hi - lo} places")
+        at, out = self._at, self._values
         for i, v in enumerate(values):
-            if isinstance(v, bool) or not isinstance(v, int | float):
+            if (v.__class__ is not int and v.__class__ is not float) and (
+                isinstance(v, bool) or not isinstance(v, int | float)
+            ):
                 raise EncodingError(f"{name}: {v!r} is not a number")
-            part[i] = min(1.0, max(0.0, float(v) / scale))
+            x = float(v) / scale
+            if x:
+                at.append(lo + i)
+                out.append(1.0 if x > 1.0 else (x if x > 0.0 else 0.0))
 
     def done(self) -> None:
-        """Check that every section was written."""
+        """Check that every section was written, and write the gathered values."""
         if self.index != len(self.layout.sections):
             missing = [n for n, _ in self.layout.sections[self.index :]]
             raise AssertionError(f"sections not written: {missing}")
+        if self._at:
+            self.out[self._at] = self._values
+            self._at = []
+            self._values = []
 
 
 def index_of(name: str, value: Any, choices: Sequence[Any]) -> int:
