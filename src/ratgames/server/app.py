@@ -295,15 +295,16 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
     )
     async def get_record(
         record_id: RecordId, request: Request, x_ratgames_token: TokenHeader = None
-    ) -> dict[str, Any]:
-        """A stored game's record (the JSON ``ratgames replay`` reads).  The game of a private
-        table needs a seat token or the host token of that table in the header."""
+    ) -> Response:
+        """A stored game's record (the JSON ``ratgames replay`` reads), sent as it is stored.
+        The game of a private table needs a seat token or the host token of that table in the
+        header."""
         engine = lobby_of(request).engine
         await check_record_access(engine, record_id, x_ratgames_token)
-        record = await asyncio.to_thread(store.get_record, engine, record_id)
-        if record is None:
+        text = await asyncio.to_thread(store.get_record_text, engine, record_id)
+        if text is None:
             raise RequestError(404, "no_such_table", f"no stored game has the id {record_id}")
-        return record
+        return Response(content=text, media_type="application/json")
 
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
