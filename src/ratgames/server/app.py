@@ -151,7 +151,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         await asyncio.to_thread(store.upgrade, engine)
         lobby = Lobby(engine, settings)
         if lobby.settings.warm_pool:
-            lobby.warm()
+            await lobby.warm()
         count = await lobby.load()
         log.info("database %s ready; %d tables brought back", engine.url, count)
         lobby.start_sweeping()

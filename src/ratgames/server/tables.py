@@ -1018,11 +1018,15 @@ class Lobby:
         self._listings: dict[tuple[int | None, str | None], tuple[float, bytes]] = {}
         """Pages of the lobby listing made lately: (until when it is kept, its JSON)."""
         self._sweeper: asyncio.Task[None] | None = None
+        self.closing = False
+        """The server is stopping: no search worker is started any more."""
         self.expired = 0
 
     def pool(self) -> Executor:
         """The process pool of the search bots (started when first needed, and again if a
         worker died: a pool whose worker was killed takes no more work)."""
+        if self.closing:
+            raise RuntimeError("the server is stopping: no more searches")
         if self._pool is not None and getattr(self._pool, "_broken", False):
             log.error("a search worker died; the search bots' processes are started again")
             stop_pool(self._pool)
@@ -1039,13 +1043,22 @@ class Lobby:
             )
         return self._pool
 
-    def warm(self) -> None:
-        """Start the worker processes now, so that the first search move is not delayed."""
+    async def warm(self, timeout: float = 120.0) -> int:
+        """Start the worker processes now and wait until each is up (at most ``timeout``
+        seconds), so that the first search move is not delayed and a server that says it is
+        ready has its workers ready too (a ctrl+c while a worker is still starting kills
+        it).  How many are up."""
         pool = self.pool()
-        for _ in range(max(1, self.settings.pool_workers)):
-            pool.submit(ready)
+        wanted = max(1, self.settings.pool_workers)
+        up: set[int] = set()
+        deadline = time.monotonic() + timeout
+        while len(up) < wanted and time.monotonic() < deadline:
+            answers = [asyncio.wrap_future(pool.submit(ready, 0.05)) for _ in range(wanted)]
+            up.update(await asyncio.gather(*answers))
+        return len(up)
 
     def close(self) -> None:
+        self.closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in self.tables.values():
@@ -1053,6 +1066,7 @@ class Lobby:
         self.writer.close()
         if self._pool is not None:
             stop_pool(self._pool)
+            self._pool = None
 
     def add(self, table: Table) -> Table:
         """Hold ``table`` (numbered in the order tables come)."""

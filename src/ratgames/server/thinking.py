@@ -44,8 +44,15 @@ def think(bot: Bot, sample: State, seat: int) -> tuple[str, Bot]:
 
 
 def warm_up(parent: int | None = None) -> None:
-    """Worker start: die with the server process ``parent``, and load the games and bots once."""
+    """Worker start: die with the server process ``parent``, and load the games and bots once.
+
+    A worker ignores ctrl+c (the terminal sends it to the whole process group): the server
+    stops on it and ends its workers itself, rather than each dying with a traceback."""
     if parent is not None:
+        with contextlib.suppress(ValueError, OSError):
+            import signal
+
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         follow_parent(parent)
     from ratgames.core.registry import game_ids
 
@@ -74,9 +81,12 @@ def follow_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def ready() -> bool:
-    """A no-op task: the worker is up."""
-    return True
+def ready(pause: float = 0.0) -> int:
+    """A task that shows the worker is up (its process id), after ``pause`` seconds (so that
+    one quick worker does not answer for the others)."""
+    if pause > 0:
+        time.sleep(pause)
+    return os.getpid()
 
 
 def stop_pool(pool: Executor) -> None:
@@ -154,11 +164,14 @@ class SearchQueue:
         self.running.discard(key)
         if key in self.waiting:
             self.waiting.move_to_end(key)  # it just had its turn: the others go first
-        if not done.cancelled():
+        # The outcome is read even when nobody waits any more (a search whose table ended while
+        # the server stopped its workers): else asyncio logs it as never retrieved.
+        error = None if result.cancelled() else result.exception()
+        if not done.done():
             if result.cancelled():
                 done.cancel()
-            elif result.exception() is not None:
-                done.set_exception(result.exception())  # type: ignore[arg-type]
+            elif error is not None:
+                done.set_exception(error)
             else:
                 done.set_result(result.result())
         self._pump()
