@@ -232,3 +232,27 @@ def test_the_online_examples_are_commands_as_written(capsys: pytest.CaptureFixtu
     assert any(c.startswith("export") for c in commands) and len(commands) >= 8
     for command in commands:
         _parse_only(shlex.split(command.split("   #")[0]))
+
+
+def test_every_command_a_message_suggests_is_a_command() -> None:
+    """Each 'ratgames ...' that an error, a hint or a help text of the package tells the user to
+    type (GAME, FILE, TABLE standing for one) is a command as written: its options and
+    arguments are ones it takes.  (A mention such as 'ratgames play --level' may leave out
+    what follows.)"""
+    import click
+
+    package = ROOT / "src" / "ratgames"
+    found: dict[str, str] = {}
+    for path in sorted(package.rglob("*.py")):
+        for command in re.findall(r"'ratgames ([a-z][^']*)'", path.read_text(encoding="utf-8")):
+            found.setdefault(command, str(path.relative_to(ROOT)))
+    assert "join TABLE --watch" in found and "play --resume" in found and len(found) >= 10
+    names = {"GAME": "rats", "FILE": "x.json", "TABLE": "K7QX2M", "RECORD": "x.json"}
+    for command, where in found.items():
+        words = [names.get(w, w) for w in shlex.split(command)]
+        try:
+            _parse_only(words)
+        except (click.MissingParameter, click.BadOptionUsage):
+            pass  # a mention of a command, not all of it
+        except click.UsageError as exc:
+            raise AssertionError(f"{where}: 'ratgames {command}': {exc.format_message()}") from None
