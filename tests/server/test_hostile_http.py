@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import socket
 import threading
 from typing import Any
 
@@ -377,7 +378,16 @@ def test_foreign_host_names_are_refused(server: Running) -> None:
         answer = get(server, "/api/tables", Host=host)
         assert answer.status_code == 400, host
         assert "--allow-host" in answer.json()["detail"]
-    for host in (f"127.0.0.1:{port}", f"localhost:{port}", "[::1]", "10.0.0.5:80", "app.localhost"):
+    mine = socket.gethostname().split(".")[0]
+    for host in (
+        f"127.0.0.1:{port}",
+        f"localhost:{port}",
+        "[::1]",
+        "10.0.0.5:80",
+        "app.localhost",
+        f"{mine}:{port}",
+        f"{mine}.local:{port}",
+    ):
         assert get(server, "/api/tables", Host=host).status_code == 200, host
     server.lobby.settings.allowed_hosts = ("games.example.org",)
     try:

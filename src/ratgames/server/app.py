@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import ipaddress
 import json
 import logging
+import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -389,6 +391,22 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
 LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
 
 
+@functools.cache
+def machine_names() -> frozenset[str]:
+    """This machine's own names (``mybox``, ``mybox.local`` for mDNS, its full name): a page
+    of another site cannot go by them, so the server answers to them as to its addresses."""
+    names = set()
+    with contextlib.suppress(OSError):
+        short = socket.gethostname().lower().rstrip(".")
+        if short:
+            first = short.split(".")[0]
+            names |= {short, first, first + ".local"}
+        full = socket.getfqdn().lower().rstrip(".")
+        if full:
+            names.add(full)
+    return frozenset(names)
+
+
 def host_name(host_header: str) -> str:
     """The name in a ``Host`` header (or an origin's netloc), without the port, lower case."""
     text = host_header.strip().lower()
@@ -399,14 +417,14 @@ def host_name(host_header: str) -> str:
 
 def host_allowed(host_header: str | None, allowed: tuple[str, ...]) -> bool:
     """True if the server answers to ``host_header``: an IP address (which no other site's page
-    can go by), a localhost name, or one of ``allowed`` (``*``: any).  Without the header
-    (HTTP/1.0 tools) it is allowed."""
+    can go by), a localhost name, this machine's own name, or one of ``allowed`` (``*``: any).
+    Without the header (HTTP/1.0 tools) it is allowed."""
     if host_header is None or "*" in allowed:
         return True
     name = host_name(host_header)
     if name in LOCAL_NAMES or name.endswith(".localhost"):
         return True
-    if name.rstrip(".") in {a.lower().rstrip(".") for a in allowed}:
+    if name.rstrip(".") in {a.lower().rstrip(".") for a in allowed} | machine_names():
         return True
     try:
         ipaddress.ip_address(name.strip("[]"))

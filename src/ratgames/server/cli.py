@@ -39,7 +39,7 @@ def _db_option() -> Callable[[F], F]:
     default=8000,
     show_default=True,
     type=click.IntRange(1, 65535),
-    help="Port to listen on (1-65535).",
+    help="Port to listen on.",
 )
 @_db_option()
 @click.option(
@@ -52,7 +52,7 @@ def _db_option() -> Callable[[F], F]:
 @click.option(
     "--workers",
     default=None,
-    type=int,
+    type=click.IntRange(min=1),
     help="Processes for search bots (default: one fewer than the cores, at least one).",
 )
 @click.option(
@@ -67,7 +67,8 @@ def _db_option() -> Callable[[F], F]:
     multiple=True,
     metavar="NAME",
     help="A host name the server answers to (games.example.org: the name players type, or "
-    "the one a proxy passes on), besides IP addresses, localhost and the --host name; other "
+    "the one a proxy passes on), besides IP addresses, localhost, this machine's name and the "
+    "--host name; other "
     "names are refused, so that no page of another site pointed at this address (DNS "
     "rebinding) gets in (repeatable; * for any).",
 )
