@@ -617,6 +617,7 @@ def test_a_long_run_on_the_python_modules_suggests_the_compiled_build(
         (["serve", "--db", "mysql://x/y"], "unsupported database URL"),
         (["serve", "--host", "no-such-host.invalid"], "cannot listen on 'no-such-host.invalid'"),
         (["serve", "--log-level", "loud"], "'loud' is not one of 'critical'"),
+        (["serve", "--workers", "0"], "0 is not in the range x>=1"),
         (["export", "--db", "FILE/x.db"], "FILE is a file, not a folder"),
         (["export", "--db", "no/such/dir/db.sqlite"], "there is no database at"),
         (["export"], "(the default): no server has stored a game here yet"),
