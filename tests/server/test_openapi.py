@@ -24,7 +24,7 @@ from schemathesis.specs.openapi.checks import (
 
 from .conftest import Running
 
-EXAMPLES = 20
+EXAMPLES = 50
 """Generated requests per operation and mode."""
 
 CHECKS = [
