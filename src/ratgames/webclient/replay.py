@@ -204,15 +204,17 @@ def replay_page(
     parts: list[bytes] = []
     size = 0
     for step in _steps(record, viewer, start):
-        text = orjson.dumps(step)
+        text = orjson.dumps(step, option=orjson.OPT_NON_STR_KEYS)
         parts.append(text)
         size += len(text) + 1
         if len(parts) >= limit or size >= max_bytes:
             break
     end = start + len(parts)
-    head = orjson.dumps({"id": record_id, **header, "start": start, "next": None})
-    if end <= moves:
-        head = head.replace(b'"next":null', b'"next":%d' % end)
+    following = end if end <= moves else None
+    head = orjson.dumps(
+        {"id": record_id, **header, "start": start, "next": following},
+        option=orjson.OPT_NON_STR_KEYS,
+    )
     return head[:-1] + b',"steps":[' + b",".join(parts) + b"]}"
 
 
