@@ -132,3 +132,87 @@ def test_slap_race_between_two_browsers_and_a_refused_move(server: Server, brows
         if not moved:
             time.sleep(0.05)
     assert not ann.page_errors and not bob.page_errors
+
+
+PRESS_AFTER_CHANGE = """(after) => {
+  const pile = () => document.querySelector('[data-testid=pile]');
+  const drawn = () => pile().getAttribute('aria-label') + ' ' + pile().dataset.version;
+  const before = drawn();
+  window.__press = new Promise((resolve) => {
+    setTimeout(() => resolve(-1), 20000);
+    const watch = new MutationObserver(() => {
+      if (drawn() === before) return;
+      watch.disconnect();
+      const changed = performance.now();
+      setTimeout(() => {
+        window.dispatchEvent(new KeyboardEvent('keydown', {key: ' ', cancelable: true}));
+        resolve(performance.now() - changed);
+      }, after);
+    });
+    watch.observe(document.body, {subtree: true, childList: true, attributes: true});
+  });
+}"""
+"""Press the space bar ``after`` ms after the page draws the next pile (timed in the page)."""
+
+
+def stack_size(p: Player, seat: int) -> int:
+    text = p.page.get_by_test_id(f"stack-{seat}").inner_text()
+    match = re.search(r"(\d+) cards?", text)
+    assert match, text
+    return int(match.group(1))
+
+
+def test_the_loser_of_a_close_race_is_too_late_not_burned(server: Server, browser: Browser):
+    """Ann takes a slappable pile; Bob presses 20 ms, then 50 ms, after the empty pile reached
+    his screen.  Nobody reacts that fast: the press is aimed at the pile Bob saw before, which
+    Ann took, so it is too late and costs Bob no card (it used to burn one).  The empty pile
+    is not drawn as slappable, and once it has been on the screen long enough to see, the
+    Slap button is off."""
+    ann, bob = Player(browser, server.base, "Ann"), Player(browser, server.base, "Bob")
+    code = create_table(ann, "egyptian-ratscrew", 2, {1: "open"}, {"burn": "1"})
+    join_table(bob, code)
+    start(ann, [bob])
+    deadline = time.monotonic() + 150
+    races = empties = 0
+    for after in (20, 50):
+        while True:
+            assert time.monotonic() < deadline, "no slappable pile came up"
+            assert not ann.over(), "the game ended before a race"
+            cards = pile(ann)
+            if slappable(cards) and cards != pile(bob):
+                with contextlib.suppress(PlaywrightTimeout):
+                    bob.page.wait_for_function(SAME_PILE, arg=cards, timeout=5000)
+            if slappable(cards) and cards == pile(bob) and cards == pile(ann):
+                break
+            moved = False
+            for p in (ann, bob):
+                if p.my_turn() and can_play(p):
+                    seq = p.seq()
+                    er_move(p)
+                    p.wait_past(seq, timeout=10)
+                    moved = True
+            if not moved:
+                time.sleep(0.05)
+        before = stack_size(bob, 1)
+        seq = ann.seq()
+        bob.page.evaluate(PRESS_AFTER_CHANGE, after)
+        time.sleep(0.2)  # Ann sees the pile a while before she slaps it
+        ann.page.keyboard.press(" ")
+        expect(ann.page.get_by_test_id("slap-verdict")).to_contain_text("take the pile")
+        waited = bob.page.evaluate("() => window.__press")
+        assert after <= waited < after + 60, waited
+        verdict = bob.page.get_by_test_id("slap-verdict")
+        expect(verdict).not_to_contain_text("Waiting", timeout=10000)
+        expect(verdict).to_contain_text("too late")
+        ann.wait_past(seq)
+        bob.wait_past(seq)
+        assert stack_size(bob, 1) == before
+        races += 1
+        pile_button = bob.page.get_by_test_id("pile")
+        if (pile_button.get_attribute("aria-label") or "").startswith("The pile: 0 cards"):
+            # the empty pile: not drawn as slappable; after the reaction window, no Slap
+            expect(pile_button).not_to_have_class(re.compile(r"\blive\b"))
+            expect(bob.page.get_by_test_id("act-slap")).to_be_disabled()
+            empties += 1
+    assert races == 2 and empties >= 1
+    assert not ann.page_errors and not bob.page_errors

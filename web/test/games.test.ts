@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { actionsFor, cageable, cageFor, phasePrompt, playable } from "../src/games/caged";
 import { lookingAt, parseSwap, prompt, slotAction, swapAction, visibleCard } from "../src/games/ratatatcat";
 import { discardable, hints, nextDiscard, playsFor } from "../src/games/rats";
-import { challengeText, slapAction, slapVerdict } from "../src/games/ratscrew";
+import { aimedPile, challengeText, noteShown, pressSlap, type Shown, slapAction, slapVerdict } from "../src/games/ratscrew";
 
 describe("Rat-a-Tat Cat", () => {
   const deal = { kind: "deal", round: 1, dealer: 2, first_discard: "7" };
@@ -100,6 +100,35 @@ describe("Egyptian Ratscrew", () => {
     expect(slapVerdict(events, 0)).toEqual({ status: "late", text: "You slap too late (no penalty)." });
     expect(slapVerdict(events, 1)).toBeNull();
     expect(slapVerdict([{ event: { kind: "bad_slap", seat: 1, burned: 1 }, text: null }], 1)?.status).toBe("bad");
+  });
+
+  it("aims a press at the pile that was on the screen 100 ms before it", () => {
+    // pile 6 (a double, 3 cards) drawn at 1000 ms; somebody takes it: pile 7 (empty) at 1500 ms
+    let history: Shown[] = [];
+    history = noteShown(history, 6, 1000, 3);
+    history = noteShown(history, 6, 1200, 3); // the same pile drawn again keeps its first moment
+    history = noteShown(history, 7, 1500, 0);
+    expect(history).toEqual([
+      { version: 6, at: 1000, cards: 3 },
+      { version: 7, at: 1500, cards: 0 },
+    ]);
+    for (const after of [0, 20, 50, 90]) {
+      expect(aimedPile(history, 1500 + after)?.version).toBe(6);
+      // the loser of the race slaps the pile they saw, with the moment they saw it: too late
+      expect(pressSlap(history, 1500 + after, "slap@7", -1)).toEqual({ action: "slap@6", version: 6, seenAt: 1000 });
+    }
+    expect(aimedPile(history, 1600)?.version).toBe(7);
+    // long enough to see the empty pile: the press is held back (it could only cost a card)
+    expect(pressSlap(history, 1650, "slap@7", -1)).toEqual({ held: "The pile is empty: nothing to slap." });
+    // pile 6 already slapped: no second slap at it
+    expect(pressSlap(history, 1520, "slap@7", 6)).toEqual({ held: "You already slapped this pile." });
+    // a pile with cards seen long enough: slapped as it is
+    history = noteShown(history, 8, 2000, 1);
+    expect(pressSlap(history, 2150, "slap@8", 6)).toEqual({ action: "slap@8", version: 8, seenAt: 2000 });
+    expect(aimedPile([], 5)).toBeNull();
+    // a pile drawn less than 100 ms before the first press the page knows of: the first one
+    expect(aimedPile([{ version: 3, at: 100, cards: 2 }], 150)?.version).toBe(3);
+    expect(noteShown(Array.from({ length: 40 }, (_, i) => ({ version: i, at: i, cards: 1 })), 40, 40, 1)).toHaveLength(32);
   });
 
   it("says who must answer a challenge", () => {

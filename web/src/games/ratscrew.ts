@@ -2,7 +2,7 @@
 // challenge in words.
 import type { EventItem, Obj } from "../protocol";
 
-export type SlapStatus = "sent" | "valid" | "late" | "bad" | "refused";
+export type SlapStatus = "sent" | "valid" | "late" | "bad" | "refused" | "held";
 
 export interface Slap {
   id: number | null;
@@ -10,6 +10,57 @@ export interface Slap {
   at: number;
   status: SlapStatus;
   text: string;
+}
+
+/** No person reacts to a pile sooner than this (ms): the server's and the rules' minimum. */
+export const MIN_REACTION_MS = 100;
+
+/** How many pile versions the page remembers with the moment it drew them. */
+export const SHOWN_KEPT = 32;
+
+/** A pile version as this page drew it: when (the page's clock, ms) and how many cards. */
+export interface Shown {
+  version: number;
+  at: number;
+  cards: number;
+}
+
+/** ``history`` with pile ``version`` drawn at ``at`` (a version already there keeps its
+ * first moment); the latest ``SHOWN_KEPT`` are kept, oldest first. */
+export function noteShown(history: readonly Shown[], version: number, at: number, cards: number): Shown[] {
+  if (history.length > 0 && history[history.length - 1].version === version) return history as Shown[];
+  return [...history, { version, at, cards }].slice(-SHOWN_KEPT);
+}
+
+/** The pile a press at ``now`` is aimed at: the latest one drawn at least ``MIN_REACTION_MS``
+ * before it (nobody reacts faster), else the first one drawn; null before any. */
+export function aimedPile(history: readonly Shown[], now: number): Shown | null {
+  let aimed: Shown | null = history.length > 0 ? history[0] : null;
+  for (const shown of history) {
+    if (shown.at > now - MIN_REACTION_MS) break;
+    aimed = shown;
+  }
+  return aimed;
+}
+
+/** What a press at ``now`` does: send ``slap@N`` for the pile it is aimed at with the moment
+ * that pile was drawn, or hold it back (with the reason) when it could only cost a card or is
+ * not allowed.  ``offered`` is the slap the server offers now (null: this seat may not slap). */
+export function pressSlap(
+  history: readonly Shown[],
+  now: number,
+  offered: string | null,
+  lastSlap: number,
+): { action: string; version: number; seenAt: number } | { held: string } {
+  if (offered === null) return { held: "You may not slap now." };
+  const aimed = aimedPile(history, now);
+  if (aimed === null) {
+    const version = Number(offered.slice(5));
+    return { action: offered, version, seenAt: now };
+  }
+  if (aimed.version <= lastSlap) return { held: "You already slapped this pile." };
+  if (aimed.cards === 0) return { held: "The pile is empty: nothing to slap." };
+  return { action: `slap@${aimed.version}`, version: aimed.version, seenAt: aimed.at };
 }
 
 /** The slap action offered now ("slap@17"), if any. */

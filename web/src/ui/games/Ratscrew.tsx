@@ -1,8 +1,21 @@
 // Egyptian Ratscrew: the pile (slap it with the space bar, a click or a tap), every stack,
 // the challenge, the latency, and your slap shown at once with the server's verdict after.
+// A press is aimed at the pile that was on the screen at least 100 ms before it (nobody reacts
+// faster): one that comes just after somebody took or covered a slappable pile is too late, not
+// a bad slap at the new pile, exactly as the server and the rules judge it.
 import type { JSX } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { challengeText, type Slap, slapAction, slapVerdict } from "../../games/ratscrew";
+import {
+  aimedPile,
+  challengeText,
+  MIN_REACTION_MS,
+  noteShown,
+  pressSlap,
+  type Shown,
+  type Slap,
+  slapAction,
+  slapVerdict,
+} from "../../games/ratscrew";
 import type { Obj } from "../../protocol";
 import { Card } from "../Card";
 import { typing, useKeys } from "../context";
@@ -16,12 +29,17 @@ export function RatscrewTable(p: GameProps): JSX.Element {
   const me: number | null = p.state.seat;
   const legal = p.live ? p.state.legal : [];
   const version: number = view.pile_version ?? 0;
-  const shownAt = useRef<{ version: number; at: number }>({ version: -1, at: 0 });
+  const pile: string[] = view.pile ?? [];
+  const history = useRef<Shown[]>([]);
+  const [, setTick] = useState(0);
   const [slap, setSlap] = useState<Slap | null>(null);
 
-  // The moment this pile was drawn on screen (sent with a slap as seen_at).
+  // The moment each pile was drawn on screen (a slap sends its pile's as seen_at); drawn again
+  // when a press can no longer be aimed at the pile before (an empty pile stops taking them).
   useLayoutEffect(() => {
-    if (shownAt.current.version !== version) shownAt.current = { version, at: performance.now() };
+    history.current = noteShown(history.current, version, performance.now(), pile.length);
+    const timer = setTimeout(() => setTick((n) => n + 1), MIN_REACTION_MS + 5);
+    return () => clearTimeout(timer);
   }, [version]);
 
   // The server's verdict on your slap: an event about it, or a refusal of its id.
@@ -36,12 +54,16 @@ export function RatscrewTable(p: GameProps): JSX.Element {
   }, [p.refusal?.n]);
 
   const doSlap = () => {
-    const a = slapAction(legal);
-    if (!a || me === null) return;
+    const offered = slapAction(legal);
+    if (!offered || me === null) return;
     const now = performance.now();
-    const seen = shownAt.current.version === version ? shownAt.current.at : null;
-    const id = p.act(a, { pressed_at: now, seen_at: seen });
-    setSlap({ id, version, at: now, status: "sent", text: "You slap!" });
+    const press = pressSlap(history.current, now, offered, view.last_slap ?? -1);
+    if ("held" in press) {
+      setSlap({ id: null, version, at: now, status: "held", text: press.held });
+      return;
+    }
+    const id = p.act(press.action, { pressed_at: now, seen_at: press.seenAt });
+    setSlap({ id, version: press.version, at: now, status: "sent", text: "You slap!" });
   };
   const play = () => legal.includes("play") && p.act("play");
   const collect = () => legal.includes("collect") && p.act("collect");
@@ -63,9 +85,13 @@ export function RatscrewTable(p: GameProps): JSX.Element {
     }
   }, p.live);
 
-  const pile: string[] = view.pile ?? [];
   const shown = pile.slice(-SHOWN);
-  const canSlap = slapAction(legal) !== null;
+  // Drawn as slappable only with cards on it (an empty pile can only cost a card); a press
+  // still counts just after the pile changed, aimed at the pile before.
+  const offered = slapAction(legal) !== null;
+  const aimed = offered ? aimedPile(history.current, performance.now()) : null;
+  const canSlap = offered && (pile.length > 0 || (aimed !== null && aimed.cards > 0));
+  const live = offered && pile.length > 0;
   const challenge = challengeText(view, p.names);
   const stacks: Obj[] = view.stacks ?? [];
   const burned = (view.burned ?? []).length;
@@ -109,10 +135,11 @@ export function RatscrewTable(p: GameProps): JSX.Element {
       <div class="slap-zone">
         <button
           type="button"
-          class={"pile-button" + (canSlap ? " live" : "") + (slap?.status === "sent" ? " slapped" : "")}
-          aria-label={`The pile: ${pile.length} card${pile.length === 1 ? "" : "s"}${shown.length ? `, top card ${shown[shown.length - 1]}` : ""}${canSlap ? ". Slap it (space bar)" : ""}`}
+          class={"pile-button" + (live ? " live" : "") + (slap?.status === "sent" ? " slapped" : "")}
+          aria-label={`The pile: ${pile.length} card${pile.length === 1 ? "" : "s"}${shown.length ? `, top card ${shown[shown.length - 1]}` : ""}${live ? ". Slap it (space bar)" : ""}`}
           aria-keyshortcuts="Space"
           data-testid="pile"
+          data-version={version}
           disabled={!canSlap}
           onPointerDown={(e) => {
             if (canSlap) {
@@ -151,7 +178,11 @@ export function RatscrewTable(p: GameProps): JSX.Element {
       {challenge && <p class="challenge" data-testid="challenge">{challenge}</p>}
       {slap && (
         <p class={"slap-verdict " + slap.status} role="status" data-testid="slap-verdict">
-          {slap.status === "sent" ? "You slap! Waiting for the verdict..." : slap.status === "refused" ? `Slap refused: ${slap.text}` : slap.text}
+          {slap.status === "sent"
+            ? "You slap! Waiting for the verdict..."
+            : slap.status === "refused"
+              ? `Slap refused: ${slap.text}`
+              : slap.text}
         </p>
       )}
       {me !== null && (
