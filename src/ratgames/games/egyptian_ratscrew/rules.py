@@ -517,9 +517,13 @@ refused.  A player with no cards who has won a challenge (or whose face card is 
 waits for that pile and does not slap meanwhile.
 
 Nobody reacts in no time: a slap counts as a slap at the pile that was on the table at least
-0.1 s before it (a minimum human reaction time).  In the terminal a key press names that pile,
-so a press that comes just after somebody else took or covered a slappable pile is too late,
-not bad; the bots never slap sooner than 0.1 s after the pile they react to.
+0.1 s before it (a minimum human reaction time).  A press that comes sooner than that after the
+pile changed on the player's screen is aimed at the pile before it and judged there: valid if the
+pile on the table can be slapped, too late (no penalty) if the pile the player saw could be
+slapped but somebody took or covered it, bad otherwise.  So the loser of a close race is too
+late, not burned at the new, empty pile (an empty pile can never be slapped).  The terminal, the
+browser and the server all judge a press so (online, the server knows when each pile reached the
+player's screen), and the bots never slap sooner than 0.1 s after the pile they react to.
 
 ## Running out, slapping in, newcomers
 With `slap_in` (default on) a player who runs out of cards stays at the table: a valid slap
