@@ -76,6 +76,14 @@ class HighCard(Game):
             raise InvalidNotation(f"{text!r} is not an action; write 'play N' with a card 0-9")
         return Play(int(arg))
 
+    def canonical_action(self, action: object) -> Any:
+        if type(action) is Play and len(action) == 1 and type(action[0]) is int:
+            return action
+        return None
+
+    def not_an_action(self, action: object) -> str:
+        return f"{action!r} is not an action; an action is 'play N' with a card 0-9"
+
     def parse_card(self, text: object) -> int:
         if isinstance(text, int) and not isinstance(text, bool) and 0 <= text <= 9:
             return text
@@ -171,18 +179,17 @@ class HighCardState(State[Play]):
     def seats_to_act(self) -> list[int]:
         return [] if self.is_over() else [self.turn]
 
-    def legal_actions(self, seat: int) -> list[Play]:
-        self._check_seat(seat)
+    def _legal_actions(self, seat: int) -> list[Play]:
         if seat != self.turn or self.is_over():
             return []
         return [Play(c) for c in sorted(self.hands[seat])]
 
-    def why_illegal(self, seat: object, action: Any) -> str:
+    def _problem(self, seat: int, action: Play) -> str | None:
         if seat != self.turn:
-            return super().why_illegal(seat, action)
-        if not isinstance(action, Play) or type(action[0]) is not int:
-            return f"{action!r} is not an action; an action is 'play N' with a card 0-9"
-        return f"card {action[0]} is not in your hand"
+            return self._not_to_act(seat)
+        if action[0] not in self.hands[seat]:
+            return f"card {action[0]} is not in your hand"
+        return None
 
     def _apply(self, seat: int, action: Play, time: float | None) -> None:
         self.log.append(Played(seat, action[0]))

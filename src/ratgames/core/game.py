@@ -25,12 +25,19 @@ from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterator, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Generic, cast
+from typing import Any, ClassVar, Final, Generic
 
 from typing_extensions import TypeVar
 
 from ._mypyc import mypyc_attr
-from .errors import DealError, IllegalAction, OptionError, RecordError, SnapshotError
+from .errors import (
+    DealError,
+    IllegalAction,
+    InvalidNotation,
+    OptionError,
+    RecordError,
+    SnapshotError,
+)
 from .options import Option, resolve_options
 from .rng import Rng
 
@@ -314,6 +321,21 @@ class Game(ABC):
         """Every action the game can ever offer, where that set is small and fixed, else None."""
         return None
 
+    def canonical_action(self, action: object) -> Action | None:
+        """The game's own action equal to ``action`` field by field with the same types (``True``
+        is not ``1``, ``1.0`` is not ``1``), or None if ``action`` is not an action of this game
+        at all (then :meth:`not_an_action` says why).  :meth:`State.check` and
+        :meth:`State.apply` refuse such an object with :class:`InvalidNotation`.
+
+        By default every object is taken as it is, and only its equality, type for type, to a
+        listed legal action makes it legal (:meth:`State._problem`)."""
+        return action
+
+    def not_an_action(self, action: object) -> str:
+        """Why ``action`` (one :meth:`canonical_action` refuses) is not an action of the game,
+        naming what is."""
+        return f"{_short_repr(action)} is not an action of {self.title}"
+
     # --- provided -------------------------------------------------------------------------------
 
     def new_state(
@@ -399,6 +421,8 @@ class State(ABC, Generic[A, G]):
     __slots__ = (
         "_chance",
         "_last_stage",
+        "_listed",
+        "_listed_seat",
         "_log",
         "_recording",
         "_sampled",
@@ -424,6 +448,8 @@ class State(ABC, Generic[A, G]):
         self._time = 0.0
         self._sampled = False
         self._last_stage = -1
+        self._listed: tuple[Any, ...] | None = None
+        self._listed_seat = -1
 
     def _copy_core_to(self, other: State) -> None:
         """For hand-written ``clone()`` methods: copy the core fields."""
@@ -435,6 +461,8 @@ class State(ABC, Generic[A, G]):
         other._time = self._time
         other._sampled = self._sampled
         other._last_stage = self._last_stage
+        other._listed = None
+        other._listed_seat = -1
 
     # --- what a game must provide -------------------------------------------------------------
 
@@ -442,9 +470,30 @@ class State(ABC, Generic[A, G]):
     def seats_to_act(self) -> list[int]:
         """The seats that may act now (one seat in a turn-based game; none once it is over)."""
 
-    @abstractmethod
-    def legal_actions(self, seat: int) -> list[A]:
-        """Every action ``seat`` may take now, each once, in a stable order."""
+    def _legal_actions(self, seat: int) -> list[A]:
+        """Every action ``seat`` (a seat of the game) may take now, each once, in a stable
+        order: none for a seat that is not to act, or once the game is over.  The list may be
+        handed out as it is (build a new one each time)."""
+        raise NotImplementedError(f"{type(self).__name__} lists no legal actions")
+
+    def _problem(self, seat: int, action: A) -> str | None:
+        """Why the game's own action ``action`` (as :meth:`Game.canonical_action` gave it) is
+        refused for ``seat`` (a seat of the game) now, or None if it is legal; the game is not
+        over.  The one answer :meth:`check`, :meth:`is_legal`, :meth:`why_illegal` and
+        :meth:`apply` all take, so a game words each refusal precisely here ("7H is not in your
+        hand").  A real-time game may accept more than it lists (a slap that arrives late).
+
+        By default: legal if it equals a listed legal action type for type (:func:`same_action`),
+        else the seats awaited or the actions allowed."""
+        turn = self._not_to_act(seat)
+        if turn is not None:
+            return turn
+        legal = self.legal_actions(seat)
+        for listed in legal:
+            if listed == action and same_action(listed, action):
+                return None
+        shown = ", ".join(str(a) for a in legal[:12]) + (", ..." if len(legal) > 12 else "")
+        return f"{action} is not allowed now; allowed: {shown}"
 
     @abstractmethod
     def _apply(self, seat: int, action: A, time: float | None) -> None:
@@ -612,34 +661,83 @@ class State(ABC, Generic[A, G]):
             )
         return t
 
-    def why_illegal(self, seat: object, action: Action) -> str:
-        """Why ``action`` is refused for ``seat`` (games override this with precise reasons)."""
-        seat = self._check_seat(seat)
-        if seat not in self.seats_to_act():
-            waiting = self.seats_to_act()
-            names = " or ".join(self.game.seat_name(s) for s in waiting) or "nobody"
-            return f"it is not {self.game.seat_name(seat)}'s turn; waiting for {names}"
-        legal = self.legal_actions(seat)
-        shown = ", ".join(str(a) for a in legal[:12]) + (", ..." if len(legal) > 12 else "")
-        return f"{action} is not allowed now; allowed: {shown}"
+    def _not_to_act(self, seat: int) -> str | None:
+        """None if ``seat`` is one of :meth:`seats_to_act`, else the refusal naming whom the
+        game waits for."""
+        waiting = self.seats_to_act()
+        if seat in waiting:
+            return None
+        names = " or ".join(self.game.seat_name(s) for s in waiting) or "nobody"
+        return f"it is not {self.game.seat_name(seat)}'s turn; waiting for {names}"
 
-    def is_legal(self, seat: object, action: Action) -> bool:
-        """True if :meth:`apply` would accept ``action`` from ``seat`` now: it equals one of the
-        legal actions, field by field with the same types (``True`` is not ``1``, ``1.0`` is not
-        ``1``), so that its notation replays to the same game."""
-        seat = self._check_seat(seat)
-        for legal in self.legal_actions(seat):
-            if legal == action:
-                return same_action(legal, action)
+    def legal_actions(self, seat: object) -> list[A]:
+        """Every action ``seat`` may take now, each once, in a stable order (none for a seat
+        that is not to act).  The very objects listed are then accepted by :meth:`apply` at
+        once, until the state changes."""
+        if seat.__class__ is not int or not 0 <= seat < self.game.players:  # type: ignore[operator,unused-ignore]
+            seat = self._check_seat(seat)
+        found = self._legal_actions(seat)  # type: ignore[arg-type,unused-ignore]
+        self._listed = tuple(found)
+        self._listed_seat = seat  # type: ignore[assignment,unused-ignore]
+        return found
+
+    def _is_listed(self, seat: object, action: object) -> bool:
+        """True if ``action`` is the very object :meth:`legal_actions` just listed for ``seat``
+        in this position (so legal, with no further check)."""
+        listed = self._listed
+        if listed is None or seat.__class__ is not int or seat != self._listed_seat:
+            return False
+        for a in listed:  # noqa: SIM110  (a plain loop is the fastest)
+            if a is action:
+                return True
         return False
 
-    def check(self, seat: object, action: Action) -> None:
-        """Raise :class:`IllegalAction` with the reason unless ``action`` is legal for ``seat``."""
-        seat = self._check_seat(seat)
+    def _checked(self, seat: object, action: object) -> A:
+        """The game's own action for ``action`` if ``seat`` may take it now, else
+        :class:`IllegalAction` with the reason (:class:`InvalidNotation` for an object that is no
+        action of the game at all)."""
+        if seat.__class__ is not int or not 0 <= seat < self.game.players:  # type: ignore[operator,unused-ignore]
+            seat = self._check_seat(seat)
         if self.is_over():
             raise IllegalAction("the game is over")
-        if not self.is_legal(seat, action):
-            raise IllegalAction(self.why_illegal(seat, action))
+        act = self.game.canonical_action(action)
+        if act is None:
+            raise InvalidNotation(self.game.not_an_action(action))
+        problem = self._problem(seat, act)  # type: ignore[arg-type,unused-ignore]
+        if problem is not None:
+            raise IllegalAction(problem)
+        return act  # type: ignore[return-value]
+
+    def why_illegal(self, seat: object, action: Action) -> str:
+        """Why ``action`` is refused for ``seat`` now (the game's :meth:`_problem`), or that it
+        is allowed."""
+        seat = self._check_seat(seat)
+        if self.is_over():
+            return "the game is over"
+        act = self.game.canonical_action(action)
+        if act is None:
+            return self.game.not_an_action(action)
+        problem = self._problem(seat, act)  # type: ignore[arg-type]
+        return problem if problem is not None else f"{act} is allowed"
+
+    def is_legal(self, seat: object, action: Action) -> bool:
+        """True if :meth:`apply` would accept ``action`` from ``seat`` now: the game's own action
+        (:meth:`Game.canonical_action`: field by field with the same types, ``True`` is not
+        ``1``, ``1.0`` is not ``1``, so that its notation replays to the same game) that
+        :meth:`_problem` does not refuse."""
+        if self._is_listed(seat, action):
+            return True
+        seat = self._check_seat(seat)
+        if self.is_over():
+            return False
+        act = self.game.canonical_action(action)
+        return act is not None and self._problem(seat, act) is None  # type: ignore[arg-type]
+
+    def check(self, seat: object, action: Action) -> None:
+        """Raise :class:`IllegalAction` with the reason unless ``action`` is legal for ``seat``
+        (:class:`InvalidNotation` for an object that is no action of the game at all)."""
+        if not self._is_listed(seat, action):
+            self._checked(seat, action)
 
     def apply(self, seat: object, action: A | str, time: object = None) -> None:
         """Apply ``action`` (an action or its notation) by ``seat``, at ``time`` seconds from the
@@ -650,10 +748,27 @@ class State(ABC, Generic[A, G]):
         (:class:`InvalidNotation` for text that is not an action) and leaves the state exactly
         as it was.
         """
+        # The commonest case first: the very object legal_actions just listed, with no time.
+        listed = self._listed
+        if (
+            listed is not None
+            and time is None
+            and seat.__class__ is int
+            and seat == self._listed_seat
+        ):
+            for a in listed:
+                if a is action:
+                    self._listed = None
+                    if self._recording:
+                        self._log = (("action", seat, a, None), self._log)
+                    self._apply(seat, a, None)  # type: ignore[arg-type,unused-ignore]
+                    return
         t = None if time is None else self._check_time(time)
-        act: A = cast(A, self.game.parse_action(action)) if isinstance(action, str) else action
-        self.check(seat, act)
-        checked: int = seat  # type: ignore[assignment]  # check() refused any other seat
+        act: A = self._checked(
+            seat, self.game.parse_action(action) if isinstance(action, str) else action
+        )
+        checked: int = seat  # type: ignore[assignment]  # _checked() refused any other seat
+        self._listed = None
         if t is not None:
             self._time = t
         if self._recording:
@@ -667,6 +782,7 @@ class State(ABC, Generic[A, G]):
         Anything else must go through :meth:`apply`: an action that is not legal here leaves the
         state corrupt.  ``time``, if given, must be one :meth:`apply` would accept.
         """
+        self._listed = None
         if time is not None:
             time = clock_time(time)
             self._time = time
@@ -685,7 +801,7 @@ class State(ABC, Generic[A, G]):
         :meth:`legal_actions` (the first seat of :meth:`seats_to_act`), applied as
         :meth:`apply_trusted` would.  A game may override this with a faster loop, provided it
         draws the same numbers from ``rng`` and plays the same actions, so that every play-out
-        ends in the same state.
+        ends in the same state: a game gives its faster loop as :meth:`_random_playout`.
 
         ``scoring_only`` says that the caller will only score the state afterwards
         (:meth:`is_over`, :meth:`outcome`, :meth:`win_estimate`, :meth:`stage`) and play no
@@ -693,10 +809,16 @@ class State(ABC, Generic[A, G]):
         stage that follows ``stage``.  The actions played and the numbers drawn from ``rng`` stay
         the same.
         """
+        self._listed = None
+        return self._random_playout(rng, depth, stage, scoring_only)
+
+    def _random_playout(self, rng: Rng, depth: int, stage: int, scoring_only: bool) -> int:
+        """:meth:`random_playout` (whose description a game's faster loop must keep): by default
+        :meth:`_legal_actions` and :meth:`apply_trusted` at each step."""
         steps = 0
         while steps < depth and not self.is_over() and (stage < 0 or self.stage() == stage):
             seat = self.seats_to_act()[0]
-            legal = self.legal_actions(seat)
+            legal = self._legal_actions(seat)
             self.apply_trusted(seat, legal[rng.randbelow(len(legal))])
             steps += 1
         return steps

@@ -378,6 +378,12 @@ class CagedRats(Game):
         is not one of the 52 cards."""
         return _card_in_notation(text, text)
 
+    def canonical_action(self, action: object) -> Act | None:
+        return canonical_action(action)
+
+    def not_an_action(self, action: object) -> str:
+        return action_problem(action)
+
     def action_space(self) -> list[Act]:
         return [
             *CAGE_ACT.values(),
@@ -581,6 +587,25 @@ def _card_in_deal(text: object, seat: int, where: str) -> int:
     return card
 
 
+_WANTED: Final[tuple[tuple[str, ...], ...]] = (
+    ("cage",),
+    ("offer",),
+    ("bid",),
+    ("top", "throw"),
+    ("feed",),
+    (),
+)
+"""The kinds of action each phase takes (by phase number)."""
+
+_EXPECTED: Final[dict[int, str]] = {
+    CAGE: "cage two rats from your hand ('cage 5H 9D')",
+    OFFER: "offer a capture card from your hand ('offer QH')",
+    BID: "bid a card from your hand ('bid 7D')",
+    FEED: "choose the rat for the capture ('feed 1' or 'feed 2')",
+}
+"""What each phase asks for, in words (the respond phase names the bid)."""
+
+
 def _b(value: bool) -> str:
     return "true" if value else "false"
 
@@ -717,9 +742,7 @@ class CagedRatsState(State[Act, CagedRats]):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def legal_actions(self, seat: object) -> list[Act]:
-        if type(seat) is not int or not 0 <= seat < self.game.players:
-            seat = self._check_seat(seat)
+    def _legal_actions(self, seat: int) -> list[Act]:
         phase = self.phase
         if seat != self.actor or phase == OVER:
             return []
@@ -738,89 +761,36 @@ class CagedRatsState(State[Act, CagedRats]):
         n = len(hand)
         return [CAGE_ACT[hand[i], hand[j]] for i in range(n) for j in range(i + 1, n)]
 
-    def _allowed(self, seat: int, act: Act) -> bool:
-        """Whether ``seat`` may take the game's own action ``act`` now."""
+    def _problem(self, seat: int, act: Act) -> str | None:
         if seat != self.actor:
-            return False
-        kind = act.kind
+            return self._not_to_act(seat)
         phase = self.phase
+        kind = act.kind
+        if kind not in _WANTED[phase]:
+            return f"'{act}' is not allowed now: {self._expected()}"
         hand = self.hands[seat]
-        if phase == RESPOND:
-            if kind == "throw":
-                return act.card in hand
-            return kind == "top" and act.card in hand and act.card >> 2 > self.bid >> 2
-        if phase == OFFER:
-            return kind == "offer" and act.card in hand
-        if phase == BID:
-            return kind == "bid" and act.card in hand
-        if phase == FEED:
-            return kind == "feed"
-        if phase == CAGE:
-            return kind == "cage" and act.card in hand and act.card2 in hand
-        return False
-
-    def is_legal(self, seat: object, action: object) -> bool:
-        seat = self._check_seat(seat)
-        act = canonical_action(action)
-        return act is not None and self._allowed(seat, act)
-
-    def check(self, seat: object, action: object) -> None:
-        """Refuse a seat that is not one, a finished game, an object that is no Caged Rats action
-        (:class:`InvalidNotation`) and a move the rules do not allow now (:class:`IllegalAction`),
-        each with its reason."""
-        if type(seat) is not int or not 0 <= seat < self.game.players:
-            seat = self._check_seat(seat)
-        if self.phase == OVER:
-            raise IllegalAction("the game is over")
-        act = canonical_action(action)
-        if act is None:
-            raise InvalidNotation(action_problem(action))
-        if not self._allowed(seat, act):
-            raise IllegalAction(self.why_illegal(seat, act))
-
-    def why_illegal(self, seat: object, action: object) -> str:
-        seat = self._check_seat(seat)
-        if self.phase == OVER:
-            return "the game is over"
-        act = canonical_action(action)
-        if act is None:
-            return action_problem(action)
-        name = self.game.seat_name
-        if seat != self.actor:
-            return f"it is not {name(seat)}'s turn; waiting for {name(self.actor)}"
-        expected = {
-            CAGE: "cage two rats from your hand ('cage 5H 9D')",
-            OFFER: "offer a capture card from your hand ('offer QH')",
-            BID: "bid a card from your hand ('bid 7D')",
-            RESPOND: (
-                f"top the bid {TEXT[self.bid]} with a higher card ('top 9S') "
-                "or throw a card face down ('throw 2C')"
-            ),
-            FEED: "choose the rat for the capture ('feed 1' or 'feed 2')",
-        }[self.phase]
-        wanted = {
-            CAGE: ("cage",),
-            OFFER: ("offer",),
-            BID: ("bid",),
-            RESPOND: ("top", "throw"),
-            FEED: ("feed",),
-        }
-        if act.kind not in wanted[self.phase]:
-            return f"'{act}' is not allowed now: {expected}"
-        hand = self.hands[seat]
-        hand_text = " ".join(TEXT[c] for c in hand) or "nothing"
-        if act.kind != "feed":
+        if kind != "feed":
             for card in (act.card, act.card2):
                 if card >= 0 and card not in hand:
+                    hand_text = " ".join(TEXT[c] for c in hand) or "nothing"
                     return f"{TEXT[card]} is not in your hand (you hold {hand_text})"
-        if act.kind == "top":
+        if kind == "top" and not act.card >> 2 > self.bid >> 2:
             higher = " ".join(TEXT[c] for c in hand if c >> 2 > self.bid >> 2)
             return (
                 f"{TEXT[act.card]} does not top {TEXT[self.bid]}: a top must be of strictly "
                 f"higher rank (aces high, suits ignored); "
                 + (f"you could top with {higher}" if higher else "you can only throw")
             )
-        return f"'{act}' is not allowed now: {expected}"
+        return None
+
+    def _expected(self) -> str:
+        """What the seat to act may do now, in words and notation."""
+        if self.phase == RESPOND:
+            return (
+                f"top the bid {TEXT[self.bid]} with a higher card ('top 9S') "
+                "or throw a card face down ('throw 2C')"
+            )
+        return _EXPECTED[self.phase]
 
     # --- playing --------------------------------------------------------------------------------
 
@@ -840,15 +810,13 @@ class CagedRatsState(State[Act, CagedRats]):
         else:
             self._cage(seat, action.card, action.card2)
 
-    def random_playout(
-        self, rng: Rng, depth: int, stage: int = -1, scoring_only: bool = False
-    ) -> int:
+    def _random_playout(self, rng: Rng, depth: int, stage: int, scoring_only: bool) -> int:
         """The random play-out of :meth:`State.random_playout` without building the legal lists:
         each action is the one :meth:`legal_actions` lists at the index drawn, carried out as
         :meth:`_apply` would.  With ``scoring_only`` and a ``stage``, the play-out keeps no log
         entries, and the deal that ends it is scored but the next one is not dealt."""
         if self._recording:
-            return super().random_playout(rng, depth, stage, scoring_only)
+            return super()._random_playout(rng, depth, stage, scoring_only)
         self._scoring_only = scoring_only and stage >= 0
         steps = 0
         while steps < depth:

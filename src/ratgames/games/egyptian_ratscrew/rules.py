@@ -381,6 +381,18 @@ class EgyptianRatscrew(Game):
             "'slap@N' (N = the pile version you saw, as shown in your observation)"
         )
 
+    def canonical_action(self, action: object) -> RatscrewAction | None:
+        return action if _well_formed(action) else None  # type: ignore[return-value]
+
+    def not_an_action(self, action: object) -> str:
+        shown = repr(action)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        return (
+            f"{shown} is not an action of {self.title}: the actions are Move('play'), "
+            "Move('collect') and Slap(N) with N a whole number from 0 (the pile version seen)"
+        )
+
     # --- dealing ----------------------------------------------------------------------------------
 
     def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> RatscrewState:
@@ -789,12 +801,10 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
                 out.append(seat)
         return out
 
-    def legal_actions(self, seat: object) -> list[RatscrewAction]:
+    def _legal_actions(self, seat: int) -> list[RatscrewAction]:
         """The move of the seat to play or collect, and a slap at the current pile version for
         every seat that may slap it.  (A slap at an older version the seat has not slapped yet
-        is accepted too, see :meth:`is_legal`, but not listed.)"""
-        if type(seat) is not int or not 0 <= seat < self.game.players:
-            seat = self._check_seat(seat)
+        is accepted too, see :meth:`_problem`, but not listed.)"""
         phase = self.phase
         if phase == OVER:
             return []
@@ -807,13 +817,6 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
             move = PLAY_ACTION if phase == PLAY else COLLECT_ACTION
             return [move, slap_action] if slap_action is not None else [move]
         return [slap_action] if slap_action is not None else []
-
-    def is_legal(self, seat: object, action: object) -> bool:
-        """Accepts the listed actions and also a slap at an older pile version the seat has not
-        slapped yet (judged when it is applied: valid, too late or bad).  Fields must have their
-        own types: ``Slap(True)`` or ``Slap(2.0)`` is no slap."""
-        seat = self._check_seat(seat)
-        return self.phase != OVER and self._legal(seat, action)
 
     def _legal(self, seat: int, action: object) -> bool:
         kind = type(action)
@@ -832,35 +835,13 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
                 return self.phase != PLAY and seat == self.collector
         return False
 
-    def check(self, seat: object, action: object) -> None:
-        """Raise :class:`IllegalAction` with the reason unless ``action`` is legal for ``seat``
-        (:class:`InvalidNotation` for an object that is not an action of this game at all)."""
-        if type(seat) is not int or not 0 <= seat < self.game.players:
-            seat = self._check_seat(seat)
-        if self.phase == OVER:
-            raise IllegalAction("the game is over")
-        if not self._legal(seat, action):
-            if not _well_formed(action):
-                raise InvalidNotation(self._not_an_action(action))
-            raise IllegalAction(self.why_illegal(seat, action))
-
-    def _not_an_action(self, action: object) -> str:
-        shown = repr(action)
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
-        return (
-            f"{shown} is not an action of {self.game.title}: the actions are Move('play'), "
-            "Move('collect') and Slap(N) with N a whole number from 0 (the pile version seen)"
-        )
-
-    def why_illegal(self, seat: object, action: object) -> str:
-        seat = self._check_seat(seat)
+    def _problem(self, seat: int, action: RatscrewAction) -> str | None:
+        """None for the listed actions and also for a slap at an older pile version the seat
+        has not slapped yet (judged when it is applied: valid, too late or bad), else why not."""
+        if self._legal(seat, action):
+            return None
         g = self.game
         name = g.seat_name(seat)
-        if self.phase == OVER:
-            return "the game is over"
-        if not _well_formed(action):
-            return self._not_an_action(action)
         if type(action) is Slap:
             v = action.version
             if not g.slaps:

@@ -381,16 +381,19 @@ class RatATatCat(Game):
             f"seats are 1 to {self.players}"
         )
 
-    def own_action(self, action: object) -> Act | None:
+    def canonical_action(self, action: object) -> Act | None:
         """The game's action equal to ``action`` (an :class:`Act` whose fields are all ``int``
         and name an action of this game), or None."""
+        if id(action) in self.own_ids:  # one of the game's own objects (they live for ever)
+            return action  # type: ignore[return-value]
         act = _canonical(action)
         if act is None or (act.kind == K_SWAP and act.p >= self.players):
             return None
         return act
 
     def not_an_action(self, action: object) -> str:
-        """Why ``action`` (for which :meth:`own_action` gave None) is not an action of the game."""
+        """Why ``action`` (for which :meth:`canonical_action` gave None) is not an action of the
+        game."""
         if action.__class__ is Act:
             act = _canonical(action)
             if act is not None:  # a swap with a seat the game does not have
@@ -964,9 +967,7 @@ class RatState(State[Act, RatATatCat]):
         # round is worth most of a win.
         return logistic_shares([-t for t in self.totals], 12.0, self.active)
 
-    def legal_actions(self, seat: object) -> list[Act]:
-        if type(seat) is not int or not 0 <= seat < self.game.players:
-            seat = self._check_seat(seat)
+    def _legal_actions(self, seat: int) -> list[Act]:
         if seat != self.turn:
             return []
         ph = self.phase
@@ -988,28 +989,6 @@ class RatState(State[Act, RatATatCat]):
             out.append(DISCARD if self.extra else NOSWAP)
             return out
         return []
-
-    def is_legal(self, seat: object, action: object) -> bool:
-        """The same answer as ``action in legal_actions(seat)`` (with every field of the action
-        of the same type as in the listed one), without building the list."""
-        seat = self._check_seat(seat)
-        act = self.game.own_action(action)
-        return act is not None and self._legal(seat, act)
-
-    def check(self, seat: object, action: object) -> None:
-        """:class:`InvalidNotation` unless ``action`` is an action of the game, then
-        :class:`IllegalAction` with the reason unless ``seat`` may take it now."""
-        if type(seat) is not int or not 0 <= seat < self.game.players:
-            seat = self._check_seat(seat)
-        g = self.game
-        # The game's own action objects are known by identity; any other object is read.
-        act: Act | None = action if id(action) in g.own_ids else g.own_action(action)  # type: ignore[assignment]
-        if act is None:
-            raise InvalidNotation(g.not_an_action(action))
-        if self.phase == OVER:
-            raise IllegalAction("the game is over")
-        if not self._legal(seat, act):
-            raise IllegalAction(self.why_illegal(seat, act))
 
     def _legal(self, seat: int, action: Act) -> bool:
         if seat != self.turn:
@@ -1060,19 +1039,14 @@ class RatState(State[Act, RatATatCat]):
                         out.append(SWAPS[a, p, b])
         return out
 
-    def why_illegal(self, seat: object, action: object) -> str:
-        seat = self._check_seat(seat)
-        g = self.game
-        act = g.own_action(action)
-        if act is None:
-            return g.not_an_action(action)
-        if self.phase == OVER:
-            return "the game is over"
+    def _problem(self, seat: int, action: Act) -> str | None:
+        if self._legal(seat, action):
+            return None
         if seat != self.turn:
-            return super().why_illegal(seat, act)
-        legal = self.legal_actions(seat)
+            return self._not_to_act(seat)
+        legal = self._legal_actions(seat)
         allowed = ", ".join(str(a) for a in legal[:12]) + (", ..." if len(legal) > 12 else "")
-        return f"{self._reason(seat, act)}; allowed now: {allowed}"
+        return f"{self._reason(seat, action)}; allowed now: {allowed}"
 
     def _reason(self, seat: int, action: Act) -> str:
         ph = self.phase
@@ -1170,21 +1144,19 @@ class RatState(State[Act, RatATatCat]):
         else:  # K_END
             self._end(seat)
 
-    def random_playout(
-        self, rng: Rng, depth: int, stage: int = -1, scoring_only: bool = False
-    ) -> int:
+    def _random_playout(self, rng: Rng, depth: int, stage: int, scoring_only: bool) -> int:
         """:meth:`State.random_playout` with the actions carried out as :meth:`_apply` does.
         With ``scoring_only`` and a ``stage``, the round that ends the play-out is scored but
         the next one is not dealt."""
         if self._recording:
-            return super().random_playout(rng, depth, stage, scoring_only)
+            return super()._random_playout(rng, depth, stage, scoring_only)
         self._scoring_only = scoring_only and stage >= 0
         steps = 0
         while steps < depth and self.phase != OVER:
             if stage >= 0 and len(self.results) != stage:
                 break
             seat = self.turn
-            legal = self.legal_actions(seat)
+            legal = self._legal_actions(seat)
             self._apply(seat, legal[rng.randbelow(len(legal))], None)
             steps += 1
         self._scoring_only = False

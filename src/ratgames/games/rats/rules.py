@@ -18,7 +18,7 @@ from ratgames.cards import SUITS, card_text, standard_deck
 from ratgames.cards import parse_card as _parse_card
 from ratgames.core.errors import DealError, IllegalAction, InvalidNotation, SnapshotError
 from ratgames.core.events import Event, event_json
-from ratgames.core.game import JSON, Action, Chance, Game, Outcome, State, logistic_shares
+from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 from ratgames.core.snapshots import entries as _entries
@@ -177,10 +177,15 @@ class Rats(Game):
                 )
         return action
 
-    def malformed(self, action: object) -> str | None:
-        """Why ``action`` is not a play of this game at all (see
-        :func:`~ratgames.games.rats.combos.malformed`), or None."""
-        return malformed(action, self.options["jokers"])
+    def canonical_action(self, action: object) -> RatsAction | None:
+        """``action`` if it is a play of this game (see
+        :func:`~ratgames.games.rats.combos.malformed`), else None."""
+        if malformed(action, self.options["jokers"]) is not None:
+            return None
+        return action  # type: ignore[return-value]
+
+    def not_an_action(self, action: object) -> str:
+        return malformed(action, self.options["jokers"]) or f"{action!r} is a play of Rats"
 
     def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> RatsState:
         n = self.players
@@ -258,7 +263,6 @@ class RatsState(State[RatsAction, Rats]):
     _observation_parts = _OBSERVATION_PARTS
 
     __slots__ = (
-        "_legal_cache",
         "_scoring_only",
         "alive",
         "best",
@@ -294,7 +298,6 @@ class RatsState(State[RatsAction, Rats]):
         "won_round",
     )
 
-    _legal_cache: tuple[RatsAction, ...] | None
     alive: list[bool]
     best: int
     best_seat: int
@@ -364,7 +367,6 @@ class RatsState(State[RatsAction, Rats]):
         s.round_seen = 0
         s.history = None
         s.n_events = 0
-        s._legal_cache = None
         s._scoring_only = False
         s.over = False
         s.cap_fired = False
@@ -406,7 +408,6 @@ class RatsState(State[RatsAction, Rats]):
         c.round_seen = self.round_seen
         c.history = self.history
         c.n_events = self.n_events
-        c._legal_cache = None
         c.over = self.over
         c.cap_fired = self.cap_fired
         c.pending = self.pending
@@ -441,17 +442,12 @@ class RatsState(State[RatsAction, Rats]):
             )
         return logistic_shares(values, 1.0, self.alive)
 
-    def legal_actions(self, seat: object) -> list[RatsAction]:
-        if type(seat) is not int or seat != self.turn or self.over:
-            # Not the seat to act (the seat to act is a seat, so only others need checking).
-            self._check_seat(seat)
+    def _legal_actions(self, seat: int) -> list[RatsAction]:
+        if seat != self.turn or self.over:
             return []
         if self.trick:
-            found = self._follows(self.hand_masks[seat])
-        else:
-            found = leads_of_mask(self.hand_masks[seat])
-        self._legal_cache = tuple(found)
-        return found
+            return self._follows(self.hand_masks[seat])
+        return leads_of_mask(self.hand_masks[seat])
 
     def _follows(self, mask: int) -> list[RatsAction]:
         n = self.trick_n
@@ -486,69 +482,10 @@ class RatsState(State[RatsAction, Rats]):
         out += discards_of_mask(mask)[: mask.bit_count() - n + 1]
         return out
 
-    def is_legal(self, seat: object, action: Action) -> bool:
-        seat = self._check_seat(seat)
-        return self._legal(seat, action)
-
-    def _legal(self, seat: int, action: Action) -> bool:
-        cache = self._legal_cache
-        # The plays just listed for this position are legal: a play found there is accepted at
-        # once if it is the very object listed (an equal object may still differ in its field
-        # types, as True == 1 and 7.0 == 7, so it takes the full check).
-        if cache is not None and seat == self.turn:
-            try:
-                if cache[cache.index(action)] is action:
-                    return True
-            except ValueError:
-                pass
-        return self._problem(seat, action) is None
-
-    def check(self, seat: object, action: Action) -> None:
-        """Raise unless ``action`` is legal for ``seat``: :class:`InvalidNotation` for an object
-        that is no play of Rats at all, else :class:`IllegalAction` with the reason."""
-        if type(seat) is not int or not 0 <= seat < self.game.players:
-            seat = self._check_seat(seat)
-        if self.over:
-            raise IllegalAction("the game is over")
-        if self._legal(seat, action):
-            return
-        bad = self.game.malformed(action)
-        if bad is not None:
-            raise InvalidNotation(bad)
-        raise IllegalAction(self._problem(seat, action) or f"{action} is not allowed now")
-
-    def apply(self, seat: object, action: object, time: object = None) -> None:
-        # The checked apply of the public API, with its commonest case first: the very action
-        # object just listed by legal_actions for the seat to act, played with no time.
-        cache = self._legal_cache
-        if time is None and cache is not None and seat.__class__ is int and seat == self.turn:
-            for listed in cache:
-                if listed is action:
-                    if self._recording:
-                        self._log = (("action", seat, listed, None), self._log)
-                    self._apply(self.turn, listed, None)
-                    return
-        # Anything else takes the full check (which names what is wrong).
-        super().apply(seat, action, time)  # type: ignore[arg-type]
-
-    def why_illegal(self, seat: object, action: Action) -> str:
-        seat = self._check_seat(seat)
-        problem = self._problem(seat, action)
-        return problem if problem is not None else f"{action} is allowed"
-
-    def _problem(self, seat: int, action: Action) -> str | None:
+    def _problem(self, seat: int, action: RatsAction) -> str | None:
         """Why ``action`` is refused for ``seat`` now, or None if it is legal."""
-        if self.over:
-            return "the game is over"
-        bad = self.game.malformed(action)
-        if bad is not None:
-            return bad
-        assert isinstance(action, RatsAction)
         if seat != self.turn:
-            return (
-                f"it is not {self.game.seat_name(seat)}'s turn; "
-                f"waiting for {self.game.seat_name(self.turn)}"
-            )
+            return self._not_to_act(seat)
         kind, cards = action
         hand = tuple(_cards_of(self.hand_masks[seat]))
         n = len(cards)
@@ -660,7 +597,6 @@ class RatsState(State[RatsAction, Rats]):
         return self.trick[0][1].cards if self.trick else ()
 
     def _apply(self, seat: int, action: RatsAction, time: float | None) -> None:
-        self._legal_cache = None
         # The cards go from the hand to the trick.
         cards = action.cards
         m = 1 << cards[0] if len(cards) == 1 else sum(map(_BITS.__getitem__, cards))
@@ -696,14 +632,12 @@ class RatsState(State[RatsAction, Rats]):
             return
         self._end_trick()
 
-    def random_playout(
-        self, rng: Rng, depth: int, stage: int = -1, scoring_only: bool = False
-    ) -> int:
+    def _random_playout(self, rng: Rng, depth: int, stage: int, scoring_only: bool) -> int:
         """:meth:`State.random_playout` with the plays listed as :meth:`legal_actions` lists
         them and carried out as :meth:`_apply` does.  With ``scoring_only`` and a ``stage``, the
         round that ends the play-out is scored but the next one is not dealt."""
         if self._recording:
-            return super().random_playout(rng, depth, stage, scoring_only)
+            return super()._random_playout(rng, depth, stage, scoring_only)
         self._scoring_only = scoring_only and stage >= 0
         steps = 0
         while steps < depth and not self.over:
@@ -1872,7 +1806,6 @@ def _restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
             chain = RoundNote(note.round, note.stock_to, note.out, note.size, chain)
     s.history = chain
     s.n_events = n_events
-    s._legal_cache = None
     s.over = over
     s.cap_fired = cap_fired
     s.pending = tuple(pending)
