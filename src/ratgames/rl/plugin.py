@@ -1,5 +1,6 @@
-"""Registers OpenSpiel's search bots (``openspiel-ismcts``, ``openspiel-mcts``) by name when the
-``rl`` extra is installed, without importing OpenSpiel: it is imported when such a bot is first
+"""Registers ``policy`` (a trained policy, :mod:`ratgames.rl.learn.policy`) and OpenSpiel's
+search bots (``openspiel-ismcts``, ``openspiel-mcts``) by name when the ``rl`` extra is
+installed, without importing numpy or OpenSpiel: they are imported when such a bot is first
 made, so that ``ratgames tournament`` can seat them and ``ratgames play`` starts as fast as ever.
 
 This module is a ``ratgames.plugins`` entry point (see :data:`ratgames.core.registry.PLUGIN_GROUP`).
@@ -21,6 +22,16 @@ def _installed(*modules: str) -> bool:
 
 COVERED = ("caged-rats", "rat-a-tat-cat", "rats")
 """The turn-based games the OpenSpiel registration (ratgames.rl.openspiel) covers."""
+
+if _installed("numpy"):
+    for game_id in COVERED:
+        register_lazy_bot(
+            "policy",
+            "ratgames.rl.learn.policy:PolicyBot",
+            "plays a trained policy (file=WEIGHTS.npz from 'ratgames train', or a shipped one)",
+            turn_based_only=True,
+            game_id=game_id,
+        )
 
 if _installed("numpy", "open_spiel"):
     for game_id in COVERED:
