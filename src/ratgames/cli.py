@@ -60,6 +60,8 @@ class LazyGroup(click.Group):
         "report": "ratgames.report.cli:report",
         "hunt": "ratgames.games.egyptian_ratscrew.hunt_cli:hunt",
         "compile": "ratgames.compiled_cli:compile_group",
+        "train": "ratgames.rl.learn.cli:train",
+        "dataset": "ratgames.rl.learn.cli:dataset",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
