@@ -91,7 +91,10 @@ async function withTokens<T>(path: string): Promise<[T, Record<string, string>]>
         if (!(again instanceof ApiError) || again.status !== 403) throw again;
       }
     }
-    throw e;
+    throw new ApiError(
+      403,
+      "This game was played at a private table: only its players may see it, in the browser they played in.",
+    );
   }
 }
 
