@@ -516,3 +516,28 @@ def test_the_terminal_client_sends_when_it_showed_the_pile_it_slaps() -> None:
     assert app.seen_for("slap@7") == 1000.0  # the first state that showed pile 7
     assert app.seen_for("slap@8") == 1300.0
     assert app.seen_for("play") == 1300.0
+
+
+def test_late_pongs_do_not_hold_races_open() -> None:
+    """A race waits for the longest round trip at the table as the server bounds it: a client
+    answering pings 550 ms late on a near connection keeps a race open about 60 ms, not 600."""
+    from types import SimpleNamespace
+
+    from ratgames.server.fairness import MARGIN, Offer, RaceDesk
+
+    cheat = Clock()
+    cheat.probe = lambda: 0.004
+    for i in range(4):
+        cheat.sample(float(i), float(i) + 0.55, 0.0)
+    honest = Clock()
+    honest.probe = lambda: 0.02
+    honest.sample(0.0, 0.021, 0.0)
+    seats = [
+        SimpleNamespace(kind="person", conn=SimpleNamespace(clock=c), away_bot=None)
+        for c in (cheat, honest)
+    ]
+    desk = RaceDesk(SimpleNamespace(seats=seats))  # type: ignore[arg-type]
+    desk.first_arrival = 100.0
+    desk.pending.append(Offer(0, "slap@3", 100.0, 100.0, 1, None, None))
+    end = desk._window_end()
+    assert abs(end - (100.0 + 0.004 + TRANSPORT_SLACK + MARGIN)) < 1e-9, end

@@ -266,8 +266,9 @@ class RaceDesk:
     A race opens when a slap arrives, or any action arrives while the pile can be slapped
     (a slap that reacted earlier may still be on its way).  It settles at the earliest moment
     no better-credited action can still arrive: the best credit so far plus the longest round
-    trip of the people who could still act, plus a margin, and at most :data:`MAX_WINDOW` after
-    its first action.  Then its actions are applied in the order of their credits.
+    trip of the people who could still act (as bounded by :meth:`Clock.credited_rtt`, so that
+    a client holding its pongs back does not hold races open), plus a margin, and at most
+    :data:`MAX_WINDOW` after its first action.  Then its actions are applied in the order of their credits.
     """
 
     def __init__(self, table: Table) -> None:
@@ -417,7 +418,7 @@ class RaceDesk:
         table = self.table
         best = min(o.credit for o in self.pending)
         rtts = [
-            (s.conn.clock.rtt if s.conn.clock.rtt is not None else DEFAULT_RTT)
+            s.conn.clock.credited_rtt()
             for s in table.seats
             if s.kind == "person" and s.conn is not None and s.away_bot is None
         ]
