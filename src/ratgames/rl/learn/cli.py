@@ -68,6 +68,11 @@ def _hidden(text: str) -> tuple[int, ...]:
 @click.option("--hidden", default="128,128", show_default=True, help="Hidden layer sizes.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Fixes the whole run.")
 @click.option(
+    "--init",
+    default=None,
+    help="Start from these weights (a .npz for the same game, or a shipped policy's name).",
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     required=True,
@@ -92,6 +97,7 @@ def train(
     entropy: float,
     hidden: str,
     seed: int,
+    init: str | None,
     out: Path,
     curve: Path | None,
     quiet: bool,
@@ -107,6 +113,8 @@ def train(
       ratgames train caged-rats -o single_deal=true --steps 100000 --out caged.npz
       ratgames train rat-a-tat-cat -n 2 -o mode=round --opponents heuristic \\
           --steps 300000 --out ratcat.npz --curve ratcat.csv
+      ratgames train caged-rats -o single_deal=true --opponents heuristic \\
+          --init caged.npz --steps 100000 --out caged2.npz
       ratgames simulate caged-rats -o single_deal=true --bots policy:file=caged.npz heuristic
     """
     _need_numpy()
@@ -138,6 +146,7 @@ def train(
             entropy_coef=entropy,
             hidden=sizes,
             seed=seed,
+            init=init,
         )
 
         def show(p: Any) -> None:
@@ -159,7 +168,10 @@ def train(
         words += ["-o", pair]
     words += ["--opponents", opponents, "--steps", str(steps), "--envs", str(envs)]
     words += ["--horizon", str(horizon), "--lr", str(lr), "--entropy", str(entropy)]
-    words += ["--hidden", hidden, "--seed", str(seed), "--out", out.name]
+    words += ["--hidden", hidden, "--seed", str(seed)]
+    if init is not None:
+        words += ["--init", init]
+    words += ["--out", out.name]
     command = " ".join(shlex.quote(w) for w in words)
     net.save(out, config_meta(config, history, command))
     click.echo(f"wrote {out}")

@@ -46,6 +46,8 @@ class PpoConfig:
     entropy_coef: float = 0.01
     hidden: tuple[int, ...] = (128, 128)
     seed: int = 0
+    init: str | None = None
+    """Weights to start from (a file ``ratgames train`` wrote for the same game), or None."""
 
 
 @dataclass
@@ -95,6 +97,7 @@ class _SeatsEnv:
             for s in range(n)
         ]
         self.encoder = self.envs[0].encoder
+        self.game = game
         self.size = config.envs // n
 
     def reset(self, seed: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -120,7 +123,15 @@ def train(
     rng = np.random.default_rng(config.seed)
     env = _SeatsEnv(config)
     enc = env.encoder
-    net = Network(enc.obs_size, enc.num_actions, config.hidden, seed=config.seed)
+    if config.init is not None:
+        from .policy import load_policy
+
+        loaded = load_policy(config.init, env.game)
+        net = Network(loaded.obs_size, loaded.num_actions, loaded.hidden)
+        net.params = {k: v.copy() for k, v in loaded.params.items()}  # the loaded one is shared
+        config.hidden = loaded.hidden
+    else:
+        net = Network(enc.obs_size, enc.num_actions, config.hidden, seed=config.seed)
     opt = Adam(net.params, lr=config.lr)
     obs, masks = env.reset(seed=config.seed * 1_000_003)
     E, T = config.envs, config.horizon
