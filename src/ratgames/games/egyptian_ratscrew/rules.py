@@ -14,7 +14,8 @@ one each time a card is played and each time the pile is taken.  A slap is judge
 pile as it is when the slap arrives: valid if that pile is slappable; "too late" (no penalty) if
 it is not but the pile the player saw was; a bad slap otherwise.  Front ends name the pile a
 player could have reacted to: the one on the table at least :data:`MIN_REACTION` seconds before
-the slap (the terminal judges a key press so, and the bots never react faster).
+the slap (the terminal and the browser judge a key press so, the server judges an online press
+so from when each pile reached that player's screen, and the bots never react faster).
 
 With the option ``slaps`` off nobody slaps: the game is Beggar-my-neighbour, and its figures
 (``cards`` and ``tricks``) follow the convention of the published longest-game records;
