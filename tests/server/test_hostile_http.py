@@ -214,6 +214,12 @@ def test_a_replay_comes_in_pages_of_bounded_size(
         pages += 1
     assert pages > 3
     assert steps == whole["steps"]
+    # each page went on from where the one before ended; a page asked for out of turn is
+    # made from the deal, and is the same
+    assert len(server.app.state.replay_pages._resumes) == 0  # every one used
+    middle = steps[len(steps) // 2]["seq"]
+    alone = get(server, f"/api/records/{record_id}/replay?seat=1&start={middle}&limit=9").json()
+    assert alone["steps"] == steps[middle : middle + 9]
     # limit: fewer steps a page
     page = get(server, f"/api/records/{record_id}/replay?limit=3&start=5").json()
     assert [s["seq"] for s in page["steps"]] == [5, 6, 7] and page["next"] == 8
@@ -249,7 +255,7 @@ def test_replay_pages_are_made_one_at_a_time_and_a_client_may_queue_only_a_few(
     release = threading.Event()
     making: list[tuple[Any, ...]] = []
 
-    def slow_page(engine: Any, key: tuple[Any, ...]) -> bytes:
+    def slow_page(engine: Any, key: tuple[Any, ...], resumes: Any = None) -> bytes:
         making.append(key)
         release.wait(10)
         return b"{}"

@@ -128,20 +128,34 @@ def _actions(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return acts[:MAX_STEPS]
 
 
-def _steps(record: Mapping[str, Any], viewer: int | None, start: int) -> Iterator[dict[str, Any]]:
-    """The steps of ``record`` from number ``start`` on, as ``viewer`` saw them.
+Resume = tuple[State, list[Any]]
+"""Where a page ended: the game after the page's last step and the events its viewer had seen
+there, from which the next page goes on without replaying the game from its start."""
+
+
+def _steps(
+    record: Mapping[str, Any], viewer: int | None, start: int, resume: Resume | None = None
+) -> Iterator[tuple[dict[str, Any], Resume]]:
+    """The steps of ``record`` from number ``start`` on, as ``viewer`` saw them, each with the
+    game and the events seen after it; from ``resume`` (the game after ``start - 1`` actions)
+    if given, else from the deal.
 
     Raises :class:`ValueError` for a seat the game does not have and
     :class:`~ratgames.core.errors.RatgamesError` for a record that does not replay."""
-    state = replay_record(record, upto=0)
-    game = state.game
-    if viewer is not None and not 0 <= viewer < game.players:
-        raise ValueError(f"there is no seat {viewer}; seats are 0 to {game.players - 1}")
     seen: list[Any] = []
-    if start == 0:
-        step, seen = _step(state, viewer, [], None, None)
-        yield step
-    for n, event in enumerate(_actions(record), start=1):
+    if resume is not None:
+        state, seen = resume
+        done = start - 1
+    else:
+        state = replay_record(record, upto=0)
+        game = state.game
+        if viewer is not None and not 0 <= viewer < game.players:
+            raise ValueError(f"there is no seat {viewer}; seats are 0 to {game.players - 1}")
+        done = 0
+        if start == 0:
+            step, seen = _step(state, viewer, [], None, None)
+            yield step, (state, seen)
+    for n, event in enumerate(_actions(record)[done:], start=done + 1):
         seat, action, time = event.get("seat"), event.get("action"), event.get("time")
         try:
             state.apply(seat, action, time=time)
@@ -152,7 +166,7 @@ def _steps(record: Mapping[str, Any], viewer: int | None, start: int) -> Iterato
         elif n >= start:
             step, seen = _step(state, viewer, seen, seat, str(action))
             step["seq"] = n
-            yield step
+            yield step, (state, seen)
 
 
 def _header(record: Mapping[str, Any], viewer: int | None) -> dict[str, Any]:
@@ -180,7 +194,7 @@ def replay_steps(record: Mapping[str, Any], viewer: int | None) -> dict[str, Any
 
     Raises :class:`ValueError` for a seat the game does not have and
     :class:`~ratgames.core.errors.RatgamesError` for a record that does not replay."""
-    steps = list(_steps(record, viewer, 0))
+    steps = [step for step, _ in _steps(record, viewer, 0)]
     return {**_header(record, viewer), "steps": steps}
 
 
@@ -191,9 +205,13 @@ def replay_page(
     start: int,
     limit: int = PAGE_STEPS,
     max_bytes: int = PAGE_BYTES,
+    resume: Resume | None = None,
+    ended: list[tuple[int, Resume]] | None = None,
 ) -> bytes:
     """One page of :class:`ReplayPage` as JSON: the steps from ``start`` on, at most ``limit``
-    of them, ending at the first that takes them past ``max_bytes`` (one at least).
+    of them, ending at the first that takes them past ``max_bytes`` (one at least).  From
+    ``resume`` (where the page before ended) if given; where this page ended (with the next
+    page's start) is added to ``ended`` if given and a page follows.
 
     Raises :class:`ValueError` for a seat or a start the game does not have and
     :class:`~ratgames.core.errors.RatgamesError` for a record that does not replay."""
@@ -203,7 +221,9 @@ def replay_page(
         raise ValueError(f"start {start} is past the last step: steps are 0 to {moves}")
     parts: list[bytes] = []
     size = 0
-    for step in _steps(record, viewer, start):
+    last: Resume | None = None
+    for step, where in _steps(record, viewer, start, resume):
+        last = where
         text = orjson.dumps(step, option=orjson.OPT_NON_STR_KEYS)
         parts.append(text)
         size += len(text) + 1
@@ -211,6 +231,8 @@ def replay_page(
             break
     end = start + len(parts)
     following = end if end <= moves else None
+    if ended is not None and last is not None and following is not None:
+        ended.append((following, (last[0].clone(), list(last[1]))))
     head = orjson.dumps(
         {"id": record_id, **header, "start": start, "next": following},
         option=orjson.OPT_NON_STR_KEYS,
@@ -236,6 +258,8 @@ class ReplayPages:
         self._making: asyncio.Semaphore | None = None
         self._waiting = 0
         self._clients: dict[str, int] = {}
+        self._resumes: OrderedDict[tuple[int, int | None, int], Resume] = OrderedDict()
+        """Where recent pages ended (used by one page maker at a time)."""
         """Pages waiting or being made, by client address."""
         self.made = 0
 
@@ -285,7 +309,7 @@ class ReplayPages:
                 waiting = False
                 page = self.cached(key)
                 if page is None:
-                    page = await asyncio.to_thread(_make_page, engine, key)
+                    page = await asyncio.to_thread(_make_page, engine, key, self._resumes)
                     self.made += 1
                     self.keep(key, page)
         finally:
@@ -297,13 +321,31 @@ class ReplayPages:
         return page
 
 
-def _make_page(engine: Any, key: tuple[int, int | None, int, int]) -> bytes:
+RESUME_POINTS = 8
+"""Where the last pages made ended, kept so that the next page of each goes on from there."""
+
+
+def _make_page(
+    engine: Any,
+    key: tuple[int, int | None, int, int],
+    resumes: OrderedDict[tuple[int, int | None, int], Resume] | None = None,
+) -> bytes:
+    """The page ``key`` (record id, viewer, start, limit).  ``resumes`` holds where recent pages
+    ended (by record id, viewer and the next page's start); it is used and kept up to date."""
     record_id, viewer, start, limit = key
     record = store.get_record(engine, record_id)
     if record is None:
         raise RequestError(404, "no_such_table", f"no stored game has the id {record_id}")
+    resume = resumes.pop((record_id, viewer, start), None) if resumes is not None else None
+    ended: list[tuple[int, Resume]] = []
     try:
-        return replay_page(record, record_id, viewer, start, limit, PAGE_BYTES)
+        page = replay_page(record, record_id, viewer, start, limit, PAGE_BYTES, resume, ended)
+        if resumes is not None:
+            for following, where in ended:
+                resumes[(record_id, viewer, following)] = where
+            while len(resumes) > RESUME_POINTS:
+                resumes.popitem(last=False)
+        return page
     except RatgamesError as exc:
         raise RequestError(409, "wrong_status", f"the stored game does not replay: {exc}") from None
     except ValueError as exc:
