@@ -18,7 +18,8 @@ most) and stops once its steps pass :data:`PAGE_BYTES` of JSON (it always holds 
 made in a worker thread, one at a time for the whole server (:data:`QUEUE_LIMIT` may wait; more
 get 503), and one client address may have at most :data:`CLIENT_LIMIT` of them waiting or being
 made (more get 429); made pages are kept (:data:`CACHE_BYTES` in all), since a stored game never
-changes.
+changes, and so is where the last pages ended (:data:`RESUME_POINTS`), so that the next page
+goes on from there instead of replaying the game from its deal.
 """
 
 from __future__ import annotations
