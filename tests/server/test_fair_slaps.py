@@ -541,3 +541,43 @@ def test_late_pongs_do_not_hold_races_open() -> None:
     desk.pending.append(Offer(0, "slap@3", 100.0, 100.0, 1, None, None))
     end = desk._window_end()
     assert abs(end - (100.0 + 0.004 + TRANSPORT_SLACK + MARGIN)) < 1e-9, end
+
+
+def test_the_round_trip_bounds_follow_the_settings(db_url: str) -> None:
+    """By default each connection's round trip is bounded by the kernel's TCP measure (read on
+    this machine's loopback: a few ms); ``--rtt-from-pings`` (behind a reverse proxy) drops
+    that bound and keeps ``--max-rtt-ms`` alone."""
+    from ratgames.server.tables import Settings
+
+    from .conftest import start_server
+
+    async def clocks(server: Running) -> list[Clock]:
+        created = await create(
+            server.base, "egyptian-ratscrew", [{"kind": "open"}, {"kind": "open"}]
+        )
+        client = await connect(server.base, created)
+        await client.wait(lambda c: c.rtt_ms is not None, 10)
+        found = [c.clock for c in server.lobby.conns]
+        await client.close()
+        return found
+
+    default = start_server(db_url)
+    try:
+        (clock,) = run(clocks(default))
+        assert clock.probe is not None and clock.max_rtt == 0.3
+        assert clock.transport is not None and 0 < clock.transport < 0.05
+        assert clock.rtt_limit() < 0.1
+    finally:
+        default.stop()
+    proxied = start_server(
+        db_url,
+        Settings(
+            bot_pause=0.0, ping_interval=0.5, warm_pool=False, max_rtt=0.2, transport_rtt=False
+        ),
+    )
+    try:
+        (clock,) = run(clocks(proxied))
+        assert clock.probe is None and clock.transport is None
+        assert clock.rtt_limit() == 0.2
+    finally:
+        proxied.stop()

@@ -326,7 +326,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             return
         conn = Conn(f"{client.host}:{client.port}" if client else "?", address)
         # The server's own measure of the connection bounds the latency it makes up for.
-        conn.clock.probe = fairness.transport_probe(ws)
+        conn.clock.max_rtt = lobby.settings.max_rtt
+        if lobby.settings.transport_rtt:
+            conn.clock.probe = fairness.transport_probe(ws)
         lobby.conns.add(conn)
         sender = asyncio.create_task(_send_loop(ws, conn))
         pinger = asyncio.create_task(_ping_loop(conn, lobby.settings.ping_interval))

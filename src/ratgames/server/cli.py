@@ -167,6 +167,21 @@ def _db_option() -> Callable[[F], F]:
     type=click.IntRange(min=1),
     help="The most iterations a search bot may use per move (the same way).",
 )
+@click.option(
+    "--max-rtt-ms",
+    default=300.0,
+    show_default=True,
+    type=click.FloatRange(min=0, max=2000),
+    help="The longest round trip, in ms, made up for in Egyptian Ratscrew slap races (a "
+    "player farther away loses races by the excess).",
+)
+@click.option(
+    "--rtt-from-pings",
+    is_flag=True,
+    help="Believe the round trip the pings show (up to --max-rtt-ms) without bounding it by "
+    "the kernel's TCP measure: for a server behind a reverse proxy, where that measure is of "
+    "the proxy's hop.",
+)
 def serve(
     host: str,
     port: int,
@@ -188,6 +203,8 @@ def serve(
     lobby_idle: float,
     max_bot_seconds: float,
     max_bot_iterations: int,
+    max_rtt_ms: float,
+    rtt_from_pings: bool,
 ) -> None:
     """Run the game server: the lobby's REST API and the WebSocket for play.
 
@@ -205,6 +222,7 @@ def serve(
       ratgames serve --host 0.0.0.0 --allow-host games.example.org   # reached by that name
       ratgames serve --max-conns-per-address 0 --tables-per-minute 0   # a load test on loopback
       ratgames serve --max-bot-seconds 10 --spectator-chat
+      ratgames serve --rtt-from-pings --max-rtt-ms 250   # behind a reverse proxy
     """
     import uvicorn
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
@@ -240,6 +258,8 @@ def serve(
         lobby_idle=lobby_idle,
         max_bot_seconds=max_bot_seconds,
         max_bot_iterations=max_bot_iterations,
+        max_rtt=max_rtt_ms / 1000.0,
+        transport_rtt=not rtt_from_pings,
         bound_logs=True,
     )
     guard = ConnectionGuard(

@@ -35,7 +35,7 @@ from ratgames.core.rng import Rng
 from ratgames.levels import LEVEL_NAMES, level_bot
 
 from . import store
-from .fairness import Clock, RaceDesk, TokenBucket
+from .fairness import MAX_RTT, Clock, RaceDesk, TokenBucket
 from .limits import AddressLimits, Rate
 from .protocol import PROTOCOL_VERSION, CreateTable, TimeoutPolicy, name_key
 from .thinking import SearchQueue, ready, stop_pool, think, warm_up
@@ -310,6 +310,12 @@ class Settings:
     this server (DNS rebinding) is refused."""
     warm_pool: bool = True
     """Start the search bots' processes with the server (else when first needed)."""
+    max_rtt: float = MAX_RTT
+    """The longest round trip (seconds) made up for in slap races (docs/server.md, "Fair
+    slaps")."""
+    transport_rtt: bool = True
+    """Bound each connection's round trip made up for by the kernel's TCP measure of it (off
+    behind a reverse proxy, where that measure is of the proxy's hop)."""
     # --- limits (docs/server.md, "Limits"; 0 turns a limit off) ---
     max_connections: int = 0
     """TCP connections held at once (0: as many as the open-files limit allows, less a
