@@ -22,10 +22,11 @@ export function parseRoute(pathname: string, search = ""): Route {
   return { page: "missing", path };
 }
 
-/** A code typed by a person: spaces and a pasted link forgiven ("k7qx2m", ".../t/K7QX2M"). */
+/** A code typed by a person: spaces and a pasted link forgiven ("k7qx2m", ".../t/K7QX2M").
+ * Public tables have 6-character codes, private ones 12. */
 export function cleanCode(text: string): string | null {
   const t = text.trim();
   const m = /\/t\/([A-Za-z0-9]+)\/?$/.exec(t);
   const code = (m ? m[1] : t).replace(/\s+/g, "").toUpperCase();
-  return /^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}$/.test(code) ? code : null;
+  return /^(?:[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}){1,2}$/.test(code) ? code : null;
 }

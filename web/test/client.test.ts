@@ -178,6 +178,11 @@ describe("routes, codes, options and storage", () => {
     expect(cleanCode("http://host:8000/t/K7QX2M")).toBe("K7QX2M");
     expect(cleanCode("K7QX2")).toBeNull();
     expect(cleanCode("K7QX2O")).toBeNull();
+    // private tables have 12-character codes
+    expect(cleanCode("k7qx 2m9a bc3d")).toBe("K7QX2M9ABC3D");
+    expect(cleanCode("https://host/t/K7QX2M9ABC3D/")).toBe("K7QX2M9ABC3D");
+    expect(cleanCode("K7QX2M9ABC3")).toBeNull();
+    expect(cleanCode("K7QX2M9ABC3DE")).toBeNull();
   });
 
   it("turns option descriptions into controls and values", () => {

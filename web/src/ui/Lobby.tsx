@@ -61,7 +61,7 @@ export function Lobby(): JSX.Element {
     ev.preventDefault();
     const c = cleanCode(code);
     if (c === null) {
-      setCodeError("A code has 6 letters and digits, like K7QX2M (or paste the invite link).");
+      setCodeError("A code has 6 letters and digits, like K7QX2M, or 12 for a private table (or paste the invite link).");
       return;
     }
     navigate(`/t/${c}`);
