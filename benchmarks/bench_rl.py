@@ -7,7 +7,17 @@
   step (what every environment adds);
 * pettingzoo: the AEC environment (``env.last()`` then ``env.step`` of a random legal id);
 * openspiel: the OpenSpiel state (``apply_action`` of a random legal id or chance outcome;
-  chance steps count as steps).
+  chance steps count as steps);
+* batch: :class:`ratgames.rl.vector.SelfPlayBatch` of ``--batch`` games in self-play, a random
+  legal id for every game at every step (picked from the masks with numpy), decisions per second;
+* vector: :class:`ratgames.rl.vector.RatgamesVectorEnv` of ``--batch`` games, one seat against
+  ``random`` bots, the learner's decisions per second (the bots' moves are not counted).
+
+``--compare`` adds other libraries' random play measured in the same run: OpenSpiel's C++
+``leduc_poker`` stepped from Python, RLCard's ``leduc-holdem`` and pgx's ``leduc_holdem`` with a
+batch of ``--batch`` (each only when it is installed; the project installs neither RLCard nor
+pgx).  Rates are steps per second of the process's CPU time (``time.process_time``), so that
+other work on a shared machine slows them less.
 
 Egyptian Ratscrew's rows count ticks for the environments (every seat chooses at a tick) and
 actions for the engine.
@@ -26,6 +36,7 @@ import ratgames
 from ratgames.rl.encoding import encoder_for
 from ratgames.rl.openspiel import load
 from ratgames.rl.pettingzoo import env as pz_env
+from ratgames.rl.vector import RatgamesVectorEnv, SelfPlayBatch
 
 GAMES = (
     ("caged-rats", 2, {}),
@@ -38,11 +49,116 @@ GAMES = (
 def _rate(run_one: Callable[[int], int], seconds: float) -> float:
     steps = 0
     seed = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         steps += run_one(seed)
         seed += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.process_time() - start)
+
+
+def _random_ids(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
+    """A uniformly random legal id per row of ``masks``."""
+    scores = rng.random(masks.shape, dtype=np.float32)
+    scores *= masks
+    return scores.argmax(axis=1)
+
+
+def batch(
+    game_id: str, players: int, options: dict[str, object], size: int
+) -> Callable[[int], int] | None:
+    if ratgames.get_game(game_id, players=players, options=options).real_time:
+        return None
+    b = SelfPlayBatch(game_id, size, players, options)
+    b.reset(seed=0)
+    rng = np.random.default_rng(0)
+
+    def one(seed: int) -> int:
+        for _ in range(20):
+            b.step(_random_ids(rng, b.masks))
+        return 20 * size
+
+    return one
+
+
+def vector(
+    game_id: str, players: int, options: dict[str, object], size: int
+) -> Callable[[int], int]:
+    env = RatgamesVectorEnv(game_id, size, players, options, opponents="random")
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    masks = info["action_mask"]
+
+    def one(seed: int) -> int:
+        nonlocal masks
+        for _ in range(20):
+            masks = env.step(_random_ids(rng, masks))[4]["action_mask"]
+        return 20 * size
+
+    return one
+
+
+def compare(seconds: float, size: int) -> None:
+    """Other libraries' leduc poker, random play, in this run."""
+    import pyspiel
+
+    game = pyspiel.load_game("leduc_poker")
+
+    def spiel(seed: int) -> int:
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            n += 1
+        return n
+
+    print(f"| OpenSpiel C++ leduc_poker (from Python) | {_rate(spiel, seconds):,.0f} |")
+    try:
+        import rlcard
+    except ImportError:
+        print("| RLCard leduc-holdem | not installed |")
+    else:
+        env = rlcard.make("leduc-holdem", config={"seed": 0})
+
+        def card(seed: int) -> int:
+            rng = random.Random(seed)
+            state, _ = env.reset()
+            n = 0
+            while not env.is_over():
+                state, _ = env.step(rng.choice(list(state["legal_actions"])))
+                n += 1
+            return n
+
+        print(f"| RLCard leduc-holdem | {_rate(card, seconds):,.0f} |")
+    try:
+        import jax
+        import pgx
+    except ImportError:
+        print("| pgx leduc_holdem | not installed |")
+    else:
+        env = pgx.make("leduc_holdem")
+        init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+        key = jax.random.PRNGKey(0)
+        state = init(jax.random.split(key, size))
+
+        def px(seed: int) -> int:
+            nonlocal state
+            for _ in range(20):
+                logits = jax.numpy.log(state.legal_action_mask.astype(jax.numpy.float32))
+                action = jax.random.categorical(jax.random.PRNGKey(seed), logits)
+                state = step(state, action)
+                state = jax.vmap(lambda s, k: jax.lax.cond(s.terminated, env.init, lambda _: s, k))(
+                    state, jax.random.split(jax.random.PRNGKey(seed + 1), size)
+                )
+            state.current_player.block_until_ready()
+            return 20 * size
+
+        px(0)
+        print(f"| pgx leduc_holdem, batch {size} | {_rate(px, seconds):,.0f} |")
 
 
 def engine(
@@ -113,19 +229,30 @@ def openspiel(game_id: str, players: int, options: dict[str, object]) -> Callabl
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--batch", type=int, default=256, help="games a batch steps at once")
+    parser.add_argument("--compare", action="store_true", help="other libraries' leduc too")
     args = parser.parse_args()
-    print("| game | engine | encoded | pettingzoo | openspiel | steps/s |")
-    print("|---|---|---|---|---|---|")
+    head = "| game | engine | encoded | pettingzoo | openspiel | batch | vector | batch/AEC |"
+    print(head)
+    print("|---|---|---|---|---|---|---|---|")
     for game_id, players, options in GAMES:
+        b = batch(game_id, players, options, args.batch)
         rates = [
             _rate(engine(game_id, players, options, False), args.seconds),
             _rate(engine(game_id, players, options, True), args.seconds),
             _rate(pettingzoo(game_id, players, options), args.seconds),
             _rate(openspiel(game_id, players, options), args.seconds),
+            _rate(b, args.seconds) if b is not None else float("nan"),
+            _rate(vector(game_id, players, options, args.batch), args.seconds),
         ]
-        cells = [f"{r:,.0f}" for r in rates]
-        slow = [f"{rates[0] / r:.1f}x" for r in rates[1:]]
-        print(f"| {game_id} ({players}p) | {' | '.join(cells)} | overhead {', '.join(slow)} |")
+        cells = [f"{r:,.0f}" if r == r else "-" for r in rates]
+        best = rates[4] if rates[4] == rates[4] else rates[5]
+        print(f"| {game_id} ({players}p) | {' | '.join(cells)} | {best / rates[2]:.1f}x |")
+    if args.compare:
+        print()
+        print("| library, game | steps/s |")
+        print("|---|---|")
+        compare(args.seconds, args.batch)
 
 
 if __name__ == "__main__":
