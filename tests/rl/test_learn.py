@@ -194,6 +194,7 @@ def test_train_command_writes_weights_and_curve(
     assert "update 2: 256 steps" in err
     rows = list(csv.DictReader(curve.open()))
     assert [int(r["steps"]) for r in rows] == [128, 256]
+    assert curve.with_suffix(".svg").read_text().startswith("<?xml")
     with np.load(out) as data:
         meta = json.loads(str(data["meta"]))
     assert meta["options"]["single_deal"] is True
@@ -234,3 +235,11 @@ def test_train_refuses_bad_input_in_one_line(
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_curves_join_stages_end_to_end() -> None:
+    from ratgames.rl.learn.curves import joined
+
+    first = [{"steps": 10.0, "win_rate": 0.1}, {"steps": 20.0, "win_rate": 0.2}]
+    second = [{"steps": 5.0, "win_rate": 0.5}]
+    assert joined([first, second]) == ([10.0, 20.0, 25.0], [0.1, 0.2, 0.5])

@@ -82,7 +82,7 @@ def _hidden(text: str) -> tuple[int, ...]:
     "--curve",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write the learning curve here (.csv; a .png or .svg beside it needs matplotlib).",
+    help="Write the learning curve here (.csv, and a plot beside it as .svg with matplotlib).",
 )
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def train(
@@ -182,6 +182,13 @@ def train(
             writer.writeheader()
             writer.writerows(rows)
         click.echo(f"wrote {curve}")
+        if importlib.util.find_spec("matplotlib") is not None:
+            from .curves import joined, plot
+
+            picture = plot(
+                {game_id: joined([rows])}, curve.with_suffix(".svg"), title=f"{game_id}: {command}"
+            )
+            click.echo(f"wrote {picture}")
 
 
 @click.command(context_settings=CONTEXT)
