@@ -196,7 +196,93 @@ def test_ratgames_bot_seats_a_search_bot_from_the_command_line(
         out, err = await asyncio.wait_for(process.communicate(), 60)
         assert process.returncode == 0, err.decode()
         assert json.loads(out) == host.state["outcome"]  # type: ignore[index]
-        assert f"plays seat 1 of table {code}" in err.decode()
+        assert f"plays seat 2 of table {code}" in err.decode()
         await host.close()
 
     run(main(), timeout=150)
+
+
+def test_bots_from_one_account_take_seats_of_their_own_and_say_what_happens(
+    server: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two ``ratgames bot`` processes run from the account where ``ratgames join`` saved a
+    seat: each takes a seat of its own, the saved seat stays as it was, and each bot prints one
+    line per change of state (waiting, playing, finished with the result)."""
+    import os
+    import subprocess
+    import sys
+
+    from ratgames.server import cli as server_cli
+
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path))
+
+    async def main() -> None:
+        seats = [{"kind": "open"}] * 4
+        created = await create(server.base, "rat-a-tat-cat", seats)
+        code = created["table"]["code"]
+        host = await connect(server.base, created)
+        # what 'ratgames join CODE' saves: seat 2 (index 1) for Ann
+        saved = await asyncio.to_thread(server_cli._take_seat, server.base, code, "Ann", None)
+        assert saved[0] == 1
+        before = (tmp_path / "seats.json").read_text()
+        env = {**os.environ, "RATGAMES_HOME": str(tmp_path)}
+        processes = []
+        for seed in (1, 2):
+            command = [sys.executable, "-c", "from ratgames.cli import app; app()", "bot", code]
+            command += ["--server", server.base, "--bot", "random", "--seed", str(seed)]
+            processes.append(
+                await asyncio.create_subprocess_exec(
+                    *command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+                )
+            )
+        try:
+            await host.wait(
+                lambda c: c.table is not None
+                and all(s["connected"] for s in c.table["seats"][2:]),
+                timeout=60,
+            )
+        except TimeoutError:
+            for process in processes:
+                if process.returncode is None:
+                    process.kill()
+            raise AssertionError(
+                [(await p.communicate())[1].decode() for p in processes], host.table
+            ) from None
+        assert (tmp_path / "seats.json").read_text() == before
+        ann = TableClient(server.base, code, saved[1])
+        await ann.connect()
+        assert ann.seat == 1
+        host.host("start")
+
+        async def play_ann() -> None:
+            await play_out(ann, random.Random(3))
+
+        await asyncio.gather(play_out(host, random.Random(5)), play_ann())
+        errs = []
+        for process in processes:
+            _out, err = await asyncio.wait_for(process.communicate(), 60)
+            assert process.returncode == 0, err.decode()
+            errs.append(err.decode())
+        assert {f"plays seat {n} of table {code}" in e for e in errs for n in (3, 4)} >= {True}
+        assert sorted(next(n for n in (3, 4) if f"plays seat {n} " in e) for e in errs) == [3, 4]
+        for err in errs:
+            lines = [line for line in err.splitlines() if line.startswith(f"table {code}: ")]
+            assert lines[0].startswith(f"table {code}: waiting for the host to start the game")
+            assert f"table {code}: playing" in lines
+            assert lines[-1].startswith(f"table {code}: finished: ")
+            assert "won (" in lines[-1]
+            assert len(lines) == len(set(lines)), "one line per change"
+        await ann.close()
+        await host.close()
+
+    run(main(), timeout=150)
+
+
+def test_seats_count_from_1_on_the_command_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    for command in ("join", "bot"):
+        result = runner.invoke(
+            cli_app, [command, "K7QX2M", "--seat", "0"], env={"RATGAMES_HOME": str(tmp_path)}
+        )
+        assert result.exit_code == 2, result.output
+        assert "seats count from 1 (seat 1 is the first), not 0" in result.output

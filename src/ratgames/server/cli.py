@@ -500,15 +500,23 @@ def _seats_file() -> Path:
 
 
 def _remembered(base: str, code: str) -> dict[str, Any] | None:
+    return _remembered_key(f"{base}/t/{code}")
+
+
+def _remembered_key(key: str) -> dict[str, Any] | None:
     try:
         data = json.loads(_seats_file().read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    entry = data.get(f"{base}/t/{code}") if isinstance(data, dict) else None
+    entry = data.get(key) if isinstance(data, dict) else None
     return entry if isinstance(entry, dict) else None
 
 
 def _remember(base: str, code: str, entry: dict[str, Any]) -> None:
+    _remember_key(f"{base}/t/{code}", entry)
+
+
+def _remember_key(key: str, entry: dict[str, Any]) -> None:
     path = _seats_file()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -516,7 +524,7 @@ def _remember(base: str, code: str, entry: dict[str, Any]) -> None:
             data = {}
     except (OSError, ValueError):
         data = {}
-    data[f"{base}/t/{code}"] = entry
+    data[key] = entry
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     path.chmod(0o600)
@@ -569,32 +577,103 @@ def _over(info: dict[str, Any], base: str, code: str, then: str) -> click.UsageE
     return click.UsageError(message.replace("TABLE", where))
 
 
+def _seat_key(base: str, code: str, seat: int | None, known: dict[str, Any] | None) -> str:
+    """Where ``join`` keeps its token for table ``code``: the table's link for the first seat
+    taken there, the link and ``#N`` for another seat asked for with ``--seat`` (so that no seat
+    taken from this account overwrites another's saved token)."""
+    key = f"{base}/t/{code}"
+    if seat is None or known is None or known.get("seat") == seat:
+        return key
+    return f"{key}#{seat + 1}"
+
+
 def _take_seat(base: str, code: str, name: str, seat: int | None) -> tuple[int, str]:
-    """A seat at the table: the one remembered for it, else a new one joined now."""
+    """A seat at the table: the one remembered for it, else a new one joined now (and
+    remembered without overwriting any other seat's token)."""
     known = _remembered(base, code)
+    key = _seat_key(base, code, seat, known)
+    if key != f"{base}/t/{code}":
+        known = _remembered_key(key)
     if known is not None and seat in (None, known.get("seat")):
         return int(known["seat"]), str(known["token"])
+    seat_now, token = _join_new(base, code, name, seat)
+    _remember_key(key, {"seat": seat_now, "token": token, "name": name})
+    return seat_now, token
+
+
+def _join_new(base: str, code: str, name: str, seat: int | None) -> tuple[int, str]:
+    """A new seat at the table (``seat``, else the first open one), not remembered."""
     body: dict[str, Any] = {"name": name}
     if seat is not None:
         body["seat"] = seat
     joined = _ask(base, code, f"/api/tables/{code}/join", body, f"cannot join table {code}: ")
-    _remember(base, code, {"seat": joined["seat"], "token": joined["token"], "name": name})
     return int(joined["seat"]), str(joined["token"])
+
+
+def _join_as_bot(base: str, code: str, name: str, seat: int | None, named: bool) -> tuple[int, str]:
+    """A new seat for a bot process; a default name already taken at the table gets a number
+    ("random 2"), so that bots started alike sit side by side."""
+    from .client import ClientError, http_json
+
+    if named:
+        return _join_new(base, code, name, seat)
+    body: dict[str, Any] = {} if seat is None else {"seat": seat}
+    for n in range(1, 65):
+        try:
+            joined = http_json(
+                base,
+                f"/api/tables/{code}/join",
+                {**body, "name": name if n == 1 else f"{name} {n}"},
+            )
+            return int(joined["seat"]), str(joined["token"])
+        except ClientError as exc:
+            if "already goes by" not in exc.message:
+                break
+        except OSError:
+            break
+    return _join_new(base, code, name, seat)  # says what was wrong, as for any join
+
+
+def _seat_option(value: int | None) -> int | None:
+    """``--seat N`` (counted from 1, as the tables show them) as the protocol's seat index."""
+    if value is None:
+        return None
+    if value < 1:
+        raise click.BadParameter(
+            f"seats count from 1 (seat 1 is the first), not {value}", param_hint="--seat"
+        )
+    return value - 1
 
 
 @click.command()
 @click.argument("code")
 @click.option("--server", default=DEFAULT_SERVER, show_default=True, help="host:port or URL.")
 @click.option("--name", default="Player", show_default=True, help="Your display name.")
-@click.option("--seat", type=int, default=None, help="The seat to take (from 0).")
+@click.option(
+    "--seat",
+    type=int,
+    default=None,
+    help="The seat to take, counted from 1 (default: the first open one).",
+)
 @click.option("--watch", is_flag=True, help="Watch as a spectator instead of taking a seat.")
 def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> None:
     """Play a seat of a table on a server from the terminal (or watch it with --watch).
 
     CODE is the table's invite code or link.  The seat token is kept in
-    $RATGAMES_HOME/seats.json, so running the command again returns to the same seat."""
+    $RATGAMES_HOME/seats.json, so running the command again returns to the same seat
+    (another seat of the same table, taken with --seat, is kept beside it).  Seats count
+    from 1, as the tables show them.
+
+    \b
+    Examples:
+      ratgames join K7QX2M                      the first open seat (or the one you had)
+      ratgames join K7QX2M --seat 2 --name Ann  seat 2, as Ann
+      ratgames join http://host:8000/t/K7QX2M   from the invite link
+      ratgames join K7QX2M --watch              watch without a seat
+    """
     from .remote_tui import RemoteApp
 
+    seat = _seat_option(seat)
     base, table_code = _parse_target(code, server)
     info = _ask(base, table_code, f"/api/tables/{table_code}")
     token = None
@@ -611,7 +690,12 @@ def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> No
 @click.option("--server", default=DEFAULT_SERVER, show_default=True, help="host:port or URL.")
 @click.option("--bot", "spec", default="heuristic", show_default=True, help="Bot spec or level.")
 @click.option("--name", default=None, help="Display name (default: the bot spec).")
-@click.option("--seat", type=int, default=None, help="The seat to take (from 0).")
+@click.option(
+    "--seat",
+    type=int,
+    default=None,
+    help="The seat to take, counted from 1 (default: the first open one).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="The bot's seed.")
 def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, seed: int) -> None:
     """Seat a bot process at a remote table (for bot authors): it joins a seat, plays through
@@ -631,6 +715,7 @@ def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, s
     from .remote_bot import play_remote
     from .tables import resolve_bot
 
+    seat = _seat_option(seat)
     base, table_code = _parse_target(code, server)
     info = _ask(base, table_code, f"/api/tables/{table_code}")
     if info.get("status") == "finished":
@@ -638,10 +723,20 @@ def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, s
     game = get_game(info["game"], players=info["players"], options=info["options"])
     resolved = resolve_bot(game, spec)
     display = name or spec
-    my_seat, token = _take_seat(base, table_code, display[:32], seat)
-    click.echo(f"{resolved} plays seat {my_seat} of table {table_code}", err=True)
+    my_seat, token = _join_as_bot(base, table_code, display[:29], seat, named=name is not None)
+    click.echo(f"{resolved} plays seat {my_seat + 1} of table {table_code}", err=True)
     try:
-        outcome = asyncio.run(play_remote(base, table_code, token, game, resolved, seed))
+        outcome = asyncio.run(
+            play_remote(
+                base,
+                table_code,
+                token,
+                game,
+                resolved,
+                seed,
+                say=lambda line: click.echo(f"table {table_code}: {line}", err=True),
+            )
+        )
     except ClientError as exc:  # the table's connection could not be made or was refused
         raise click.ClickException(f"table {table_code} at {base}: {exc.message}") from None
     except TimeoutError:  # the first connection never came (the client retries meanwhile)

@@ -403,6 +403,11 @@ class TableClient:
         return list(self.state["legal"]) if self.state else []
 
     @property
+    def connected(self) -> bool:
+        """True while a connection is open (a reconnecting client is between two)."""
+        return self._ws is not None
+
+    @property
     def over(self) -> bool:
         return bool(self.state and self.state.get("outcome") is not None)
 

@@ -76,15 +76,91 @@ class RemoteView(SeatView):
         return base.sample_consistent(self.seat, rng)
 
 
+def describe_state(client: TableClient, game: Game) -> str:
+    """One line saying where a bot's table stands: waiting for the start (and for whom),
+    playing, reconnecting, or finished with the result."""
+    if not client.connected:
+        return "the connection to the server was lost: reconnecting..."
+    state = client.state
+    if state is not None and state.get("outcome") is not None:
+        return "finished: " + result_text(game, state["outcome"], client.seat, client.table)
+    table = client.table
+    if table is None:
+        return "connecting..."
+    if table["status"] == "lobby":
+        return "waiting for the host to start the game" + missing_text(table)
+    if table["status"] == "finished":
+        return "finished"
+    return "playing"
+
+
+def seat_label(game: Game, table: dict[str, Any] | None, seat: int) -> str:
+    """A seat as people know it: its player's name (else "Seat N", counted from 1)."""
+    if table is not None:
+        for s in table.get("seats", []):
+            if s.get("seat") == seat and s.get("name"):
+                return str(s["name"])
+    return f"Seat {seat + 1}"
+
+
+def missing_text(table: dict[str, Any]) -> str:
+    """``" (still missing: seat 2, Bob (away))"``: the seats keeping a table in the lobby from
+    being full, or an empty string."""
+    missing = []
+    for s in table["seats"]:
+        if s.get("kind") == "open":
+            missing.append(f"seat {s['seat'] + 1} (open)")
+        elif s.get("kind") == "person" and not s.get("connected"):
+            missing.append(f"{s.get('name') or 'seat ' + str(s['seat'] + 1)} (not connected)")
+    return f" (still missing: {', '.join(missing)})" if missing else " (everyone is here)"
+
+
+def result_text(
+    game: Game, outcome: dict[str, Any], seat: int | None, table: dict[str, Any] | None
+) -> str:
+    """The end of a game in words: the winners (by name) and whether ``seat`` is one."""
+    winners = [int(w) for w in outcome.get("winners", [])]
+    names = ", ".join(seat_label(game, table, w) for w in winners) or "nobody"
+    text = f"{names} won ({outcome.get('reason', 'game over')})"
+    if seat is not None:
+        text += "; this seat won" if seat in winners else "; this seat lost"
+    return text
+
+
+async def report_changes(client: TableClient, game: Game, say: Callable[[str], None]) -> None:
+    """Call ``say`` with one line each time :func:`describe_state` changes."""
+    last = ""
+    while True:
+        now = describe_state(client, game)
+        if now != last:
+            say(now)
+            last = now
+        if now.startswith("finished"):
+            return
+        await client.wait(_changed_from(now, game), 3600)
+
+
+def _changed_from(line: str, game: Game) -> Callable[[TableClient], bool]:
+    return lambda c: describe_state(c, game) != line
+
+
 async def play_remote(
-    base: str, code: str, token: str, game: Game, spec: str, seed: int = 0
+    base: str,
+    code: str,
+    token: str,
+    game: Game,
+    spec: str,
+    seed: int = 0,
+    say: Callable[[str], None] | None = None,
 ) -> dict[str, Any] | None:
-    """Play the seat of ``token`` with the bot ``spec`` until the game ends; the outcome."""
+    """Play the seat of ``token`` with the bot ``spec`` until the game ends; the outcome.
+    ``say`` is told of each change of state (see :func:`describe_state`)."""
     bot = make_bot(game, spec, seed=seed)
     client = TableClient(base, code, token, reconnect=True)
     welcome = await client.connect()
     seat = welcome["seat"]
     assert isinstance(seat, int)
+    reporter = asyncio.create_task(report_changes(client, game, say)) if say else None
     bot.new_game(seat)
     start = time.monotonic()
     acted_at = -1
@@ -142,6 +218,9 @@ async def play_remote(
     finally:
         if pending is not None:
             pending.cancel()
+        if reporter is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(reporter, 1.0)
         await client.close()
 
 
