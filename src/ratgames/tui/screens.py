@@ -40,12 +40,16 @@ class ConfirmQuit(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Stay", priority=True),
     ]
 
-    def __init__(self, saved_to: str | None) -> None:
+    def __init__(self, saved_to: str | None, body: str | None = None) -> None:
         super().__init__()
         self.saved_to = saved_to
+        self.body = body
+        """What leaving means, said instead of the local game's saving (a remote table)."""
 
     def compose(self) -> ComposeResult:
-        if self.saved_to is not None:
+        if self.body is not None:
+            body = self.body
+        elif self.saved_to is not None:
             body = (
                 f"The game will be saved, and '{command()} play --resume' takes it up again "
                 "exactly where you left it."
