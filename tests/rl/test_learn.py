@@ -243,3 +243,34 @@ def test_curves_join_stages_end_to_end() -> None:
     first = [{"steps": 10.0, "win_rate": 0.1}, {"steps": 20.0, "win_rate": 0.2}]
     second = [{"steps": 5.0, "win_rate": 0.5}]
     assert joined([first, second]) == ([10.0, 20.0, 25.0], [0.1, 0.2, 0.5])
+
+
+def test_selfplay_is_fixed_by_its_seed_and_learns_from_whole_games() -> None:
+    from ratgames.rl.learn.selfplay import SelfPlayConfig, train_selfplay
+
+    def run(seed: int) -> tuple[Network, list[int]]:
+        cfg = SelfPlayConfig(
+            "rats", players=3, options={"max_rounds": 1}, seed=seed, snapshot_every=1, **SMALL
+        )  # type: ignore[arg-type]
+        net, history = train_selfplay(cfg)
+        assert all(p.games > 0 for p in history[1:])
+        return net, [p.steps for p in history]
+
+    a, steps_a = run(1)
+    b, steps_b = run(1)
+    c, _ = run(2)
+    assert steps_a == steps_b and steps_a[-1] >= 512
+    for k in a.params:
+        np.testing.assert_array_equal(a.params[k], b.params[k])
+    assert any(not np.array_equal(a.params[k], c.params[k]) for k in a.params)
+
+
+def test_train_selfplay_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sp.npz"
+    args = ["train", "caged-rats", "--selfplay", "--steps", "128", "--envs", "4", "--out", str(out)]
+    code, _, err = _run(capsys, *args, "--horizon", "16", "--hidden", "8")
+    assert code == 0, err
+    with np.load(out) as data:
+        meta = json.loads(str(data["meta"]))
+    assert meta["trained"]["method"] == "selfplay"
+    assert "--selfplay" in meta["trained"]["command"]

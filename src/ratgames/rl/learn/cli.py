@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import os
 import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _one_blas_thread() -> None:
+    """Small matrices gain nothing from BLAS threads, and on a busy machine the threads wait on
+    each other (20 times slower on 2 loaded cores): one thread, unless the user chose."""
+    if "numpy" not in sys.modules:
+        for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ.setdefault(var, "1")
 
 
 def _need_numpy() -> None:
@@ -84,6 +94,11 @@ def _hidden(text: str) -> tuple[int, ...]:
     default=None,
     help="Write the learning curve here (.csv, and a plot beside it as .svg with matplotlib).",
 )
+@click.option(
+    "--selfplay",
+    is_flag=True,
+    help="Fictitious self-play against a pool of the policy's own snapshots (no --opponents).",
+)
 @click.option("--quiet", is_flag=True, help="No progress lines.")
 def train(
     game_id: str,
@@ -100,12 +115,15 @@ def train(
     init: str | None,
     out: Path,
     curve: Path | None,
+    selfplay: bool,
     quiet: bool,
 ) -> None:
     """Train a policy with PPO in numpy alone: one seat learns against bots.
 
-    The policy sits in seat 0 of GAME against the --opponents bots in --envs games at once; every
-    update plays --horizon steps of each.  The weights (.npz) then play at any table as the bot
+    The policy plays every seat of GAME (the --envs games at once are split among the seats)
+    against the --opponents bots; every update plays --horizon steps of each.  With --selfplay it
+    plays a pool of its own earlier snapshots instead (fictitious self-play), and the progress
+    lines give its win rate against that pool.  The weights (.npz) then play at any table as the bot
     policy:file=WEIGHTS.npz.  The same --seed gives the same run.
 
     \b
@@ -115,8 +133,10 @@ def train(
           --steps 300000 --out ratcat.npz --curve ratcat.csv
       ratgames train caged-rats -o single_deal=true --opponents heuristic \\
           --init caged.npz --steps 100000 --out caged2.npz
+      ratgames train rats -n 2 -o max_rounds=1 --selfplay --steps 100000 --out rats.npz
       ratgames simulate caged-rats -o single_deal=true --bots policy:file=caged.npz heuristic
     """
+    _one_blas_thread()
     _need_numpy()
     from ratgames.core.errors import RatgamesError
     from ratgames.core.options import parse_option_pairs
@@ -124,6 +144,7 @@ def train(
 
     from .ppo import PpoConfig, config_meta, curve_rows
     from .ppo import train as run
+    from .selfplay import SelfPlayConfig, train_selfplay
 
     sizes = _hidden(hidden)
     if out.suffix != ".npz":
@@ -134,7 +155,7 @@ def train(
         check_output_file(out, "--out")
         if curve is not None:
             check_output_file(curve, "--curve")
-        config = PpoConfig(
+        config = (SelfPlayConfig if selfplay else PpoConfig)(
             game=game_id,
             players=players,
             options=parse_option_pairs(option),
@@ -158,7 +179,10 @@ def train(
                     err=True,
                 )
 
-        net, history = run(config, on_update=show)
+        if isinstance(config, SelfPlayConfig):
+            net, history = train_selfplay(config, on_update=show)
+        else:
+            net, history = run(config, on_update=show)
     except (RatgamesError, ValueError) as exc:
         raise click.UsageError(str(exc)) from None
     words = ["ratgames", "train", game_id]
@@ -166,7 +190,8 @@ def train(
         words += ["-n", str(players)]
     for pair in option:
         words += ["-o", pair]
-    words += ["--opponents", opponents, "--steps", str(steps), "--envs", str(envs)]
+    words += ["--selfplay"] if selfplay else ["--opponents", opponents]
+    words += ["--steps", str(steps), "--envs", str(envs)]
     words += ["--horizon", str(horizon), "--lr", str(lr), "--entropy", str(entropy)]
     words += ["--hidden", hidden, "--seed", str(seed)]
     if init is not None:

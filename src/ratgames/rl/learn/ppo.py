@@ -73,6 +73,19 @@ def sample(probs: np.ndarray[Any, Any], rng: np.random.Generator) -> np.ndarray[
     return out
 
 
+def initial_network(config: PpoConfig, game: Any, obs_size: int, num_actions: int) -> Network:
+    """The network a run starts from: ``config.init``'s weights (a copy), or fresh ones."""
+    if config.init is None:
+        return Network(obs_size, num_actions, config.hidden, seed=config.seed)
+    from .policy import load_policy
+
+    loaded = load_policy(config.init, game)
+    net = Network(loaded.obs_size, loaded.num_actions, loaded.hidden)
+    net.params = {k: v.copy() for k, v in loaded.params.items()}  # the loaded one is shared
+    config.hidden = loaded.hidden
+    return net
+
+
 class _SeatsEnv:
     """One vector environment per seat, the learner's games split evenly among the seats (so the
     policy learns every seat), stepped as one batch."""
@@ -123,15 +136,7 @@ def train(
     rng = np.random.default_rng(config.seed)
     env = _SeatsEnv(config)
     enc = env.encoder
-    if config.init is not None:
-        from .policy import load_policy
-
-        loaded = load_policy(config.init, env.game)
-        net = Network(loaded.obs_size, loaded.num_actions, loaded.hidden)
-        net.params = {k: v.copy() for k, v in loaded.params.items()}  # the loaded one is shared
-        config.hidden = loaded.hidden
-    else:
-        net = Network(enc.obs_size, enc.num_actions, config.hidden, seed=config.seed)
+    net = initial_network(config, env.game, enc.obs_size, enc.num_actions)
     opt = Adam(net.params, lr=config.lr)
     obs, masks = env.reset(seed=config.seed * 1_000_003)
     E, T = config.envs, config.horizon
@@ -260,7 +265,7 @@ def config_meta(config: PpoConfig, history: list[Progress], command: str) -> dic
         "players": game.players,
         "options": dict(game.options),
         "trained": {
-            "method": "ppo",
+            "method": "selfplay" if hasattr(config, "pool_size") else "ppo",
             "config": conf,
             "command": command,
             "steps": history[-1].steps if history else 0,
