@@ -16,6 +16,17 @@ from .conftest import Running, run
 from .helpers import create
 
 
+def _record_lines(app: RemoteApp, said: list[str]) -> None:
+    """Keep every line the app writes to its log in ``said`` too."""
+    real_say = app.say
+
+    def say(message: str) -> None:
+        said.append(message)
+        real_say(message)
+
+    app.say = say  # type: ignore[method-assign]
+
+
 async def _until(pilot: Any, check: Any, tries: int = 200) -> None:
     for _ in range(tries):
         if check():
@@ -39,8 +50,7 @@ def test_the_host_starts_from_the_terminal_and_each_event_is_told_once(server: R
         )
         said: list[str] = []
         async with app.run_test(size=(120, 40)) as pilot:
-            real_say = app.say
-            app.say = lambda m: (said.append(m), real_say(m))[1]  # type: ignore[method-assign]
+            _record_lines(app, said)
             await _until(pilot, lambda: app.client.table is not None)
             status = app.status_text().plain
             assert "still missing: seat 2 (open)" in status and "ctrl+s starts" in status
@@ -109,8 +119,7 @@ def test_a_spectator_is_told_it_watches_and_hears_each_event_once(server: Runnin
         app = RemoteApp(server.base, code, info, seat=None, token=None)
         said: list[str] = []
         async with app.run_test(size=(120, 40)) as pilot:
-            real_say = app.say
-            app.say = lambda m: (said.append(m), real_say(m))[1]  # type: ignore[method-assign]
+            _record_lines(app, said)
             await _until(pilot, lambda: app.client.state is not None)
             assert app.status_text().plain.startswith("Watching (spectator).")
             await pilot.pause(0.2)
