@@ -274,3 +274,32 @@ def test_train_selfplay_command(tmp_path: Path, capsys: pytest.CaptureFixture[st
         meta = json.loads(str(data["meta"]))
     assert meta["trained"]["method"] == "selfplay"
     assert "--selfplay" in meta["trained"]["command"]
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "games", "wins"),
+    [("caged-rats", {"single_deal": True}, 60, 45), ("rat-a-tat-cat", {"mode": "round"}, 200, 120)],
+)
+def test_shipped_policies_beat_random(
+    name: str, options: dict[str, object], games: int, wins: int
+) -> None:
+    from ratgames.rl.learn.policy import shipped
+
+    assert name in shipped()
+    game = ratgames.get_game(name, players=2, options=options)
+    won = 0
+    for seed in range(games):
+        bots = [make_bot(game, f"policy:file={name}"), make_bot(game, "random", seed=seed)]
+        if seed % 2:
+            bots.reverse()
+        state = game.new_state(seed=seed)
+        for s, bot in enumerate(bots):
+            bot.new_game(s)
+        while not state.is_over():
+            seat = state.seats_to_act()[0]
+            state.apply(seat, bots[seat].act(SeatView(state, seat)))
+        outcome = state.outcome()
+        assert outcome is not None
+        me = seed % 2
+        won += me in outcome.winners and len(outcome.winners) == 1
+    assert won >= wins
