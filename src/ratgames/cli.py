@@ -57,6 +57,7 @@ class LazyGroup(click.Group):
         "export": "ratgames.server.cli:export",
         "join": "ratgames.server.cli:join",
         "bot": "ratgames.server.cli:bot",
+        "host": "ratgames.server.cli:host",
         "report": "ratgames.report.cli:report",
         "hunt": "ratgames.games.egyptian_ratscrew.hunt_cli:hunt",
         "compile": "ratgames.compiled_cli:compile_group",

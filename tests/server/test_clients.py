@@ -237,8 +237,7 @@ def test_bots_from_one_account_take_seats_of_their_own_and_say_what_happens(
             )
         try:
             await host.wait(
-                lambda c: c.table is not None
-                and all(s["connected"] for s in c.table["seats"][2:]),
+                lambda c: c.table is not None and all(s["connected"] for s in c.table["seats"][2:]),
                 timeout=60,
             )
         except TimeoutError:
@@ -286,3 +285,73 @@ def test_seats_count_from_1_on_the_command_line(tmp_path: Path) -> None:
         )
         assert result.exit_code == 2, result.output
         assert "seats count from 1 (seat 1 is the first), not 0" in result.output
+
+
+def test_ratgames_host_makes_a_table_and_join_sits_its_host_back_down(
+    server: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ratgames host GAME`` (a process, as a terminal user runs it) makes a private table
+    with the seats asked for, prints its code and link and keeps the host's tokens, so that
+    ``ratgames join CODE`` sits the host back down with the start key; mistakes are one line
+    with exit code 2, before any table is made."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "RATGAMES_HOME": str(tmp_path)}
+    command = [sys.executable, "-c", "from ratgames.cli import main; main()", "host"]
+    args = ["rats", "-n", "3", "-o", "max_rounds=2", "--bots", "easy", "--name", "Ann"]
+    done = subprocess.run(
+        [*command, *args, "--server", server.base, "--no-play"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    code = first.split()[1].rstrip(":")
+    assert len(code) == 12 and "private" in first  # private unless --public
+    assert f"Invite link: {server.base}/t/{code}" in done.stdout
+    info = run(ahttp_json(server.base, f"/api/tables/{code}"))
+    assert info["options"]["max_rounds"] == 2 and not info["public"]
+    kinds = [(s["kind"], s["name"]) for s in info["seats"]]
+    assert kinds[0] == ("person", "Ann") and kinds[1][0] == "open" and kinds[2][0] == "bot"
+    saved = json.loads((tmp_path / "seats.json").read_text())[f"{server.base}/t/{code}"]
+    assert saved["seat"] == 0 and saved["host_token"] and saved["token"]
+
+    public = subprocess.run(
+        [*command, "caged-rats", "--public", "--server", server.base, "--no-play"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert public.returncode == 0, public.stderr
+    assert len(public.stdout.split()[1].rstrip(":")) == 6
+
+    for args, words in (
+        (["rats", "--bots", "nonsense"], "unknown bot 'nonsense'"),
+        (["rats", "-o", "nonsense=1"], "unknown option 'nonsense'"),
+        (["rats", "-n", "2", "--bots", "easy", "hard"], "at most 1 bots, not 2"),
+        (["no-such-game"], "no-such-game"),
+    ):
+        bad = subprocess.run(
+            [*command, *args, "--server", server.base, "--no-play"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert bad.returncode == 2, (args, bad.stderr)
+        assert words in bad.stderr and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+    assert len(run(ahttp_json(server.base, "/api/tables"))) == 1  # only the public one listed
+
+    # 'ratgames join CODE' from this account: Ann's seat, with the host's start key
+    from ratgames.server import cli as server_cli
+
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path))
+    assert server_cli._take_seat(server.base, code, "Ann", None) == (0, saved["token"])

@@ -680,9 +680,137 @@ def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> No
     my_seat = None
     if not watch and info.get("status") == "finished":
         raise _over(info, base, table_code, "watch how it ended with 'ratgames join TABLE --watch'")
+    host_token = None
     if not watch:
         my_seat, token = _take_seat(base, table_code, name, seat)
-    RemoteApp(base, table_code, info, seat=my_seat, token=token).run()
+        known = _remembered(base, table_code)
+        if known is not None and known.get("token") == token:
+            host_token = known.get("host_token")  # a table made with 'ratgames host'
+    RemoteApp(base, table_code, info, seat=my_seat, token=token, host_token=host_token).run()
+
+
+@click.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--server", default=DEFAULT_SERVER, show_default=True, help="host:port or URL.")
+@click.option("--players", "-n", type=int, default=None, help="Seats (default: the game's).")
+@click.option(
+    "--option",
+    "-o",
+    "option",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A house rule or setting (repeatable; see 'ratgames rules GAME').",
+)
+@click.option(
+    "--bots",
+    "-b",
+    "bots",
+    multiple=True,
+    metavar="SPEC",
+    help="A bot (a level such as easy/normal/hard, or a spec) for each of the last seats; the "
+    "other seats are for friends.",
+)
+@click.option(
+    "--public",
+    is_flag=True,
+    help="List the table in the lobby (a 6-character code); by default it is private, with "
+    "a 12-character code that is its key.",
+)
+@click.option("--name", default="Host", show_default=True, help="Your display name.")
+@click.option(
+    "--no-play",
+    is_flag=True,
+    help="Make the table and print its code and link, then stop (sit down later with "
+    "'ratgames join CODE').",
+)
+def host(
+    game_id: str,
+    server: str,
+    players: int | None,
+    option: tuple[str, ...],
+    bots: tuple[str, ...],
+    public: bool,
+    name: str,
+    no_play: bool,
+) -> None:
+    """Make a table on a server, print its code and invite link, and sit at seat 1 as its
+    host in the same terminal app as 'ratgames join' (ctrl+s starts the game once every seat is
+    taken; the status line names who is still missing).
+
+    Seats: yours first, then one for each friend, then the bots of --bots in the last seats.
+    Your seat and host tokens are kept in $RATGAMES_HOME/seats.json: 'ratgames join CODE' takes
+    you back to the seat, still the host.
+
+    \b
+    Examples:
+      ratgames host rats                           private, two seats: you and a friend
+      ratgames host rats -n 4 --bots normal hard   you, a friend and two bots
+      ratgames host rat-a-tat-cat -o mode=rounds=3 --public --server host:8000
+      ratgames host caged-rats --bots easy --no-play   print the code and link only
+    """
+    from ratgames.core.options import parse_option_pairs
+    from ratgames.core.registry import get_game
+
+    from .remote_tui import RemoteApp
+    from .tables import resolve_bot
+
+    if players is not None and players < 1:
+        raise click.BadParameter(
+            f"a table needs at least 1 seat, not {players}", param_hint="--players"
+        )
+    game = get_game(game_id, players=players, options=parse_option_pairs(option))
+    if len(bots) >= game.players:
+        raise click.BadParameter(
+            f"{game.title} here has {game.players} seats, one of them yours: at most "
+            f"{game.players - 1} bots, not {len(bots)}",
+            param_hint="--bots",
+        )
+    for spec in bots:
+        resolve_bot(game, spec)  # a bad spec is one line here, before any table is made
+    specs = list(bots)
+    seats: list[dict[str, Any]] = [{"kind": "open"}] * (game.players - len(specs))
+    seats += [{"kind": "bot", "bot": spec} for spec in specs]
+    base = _parse_target("X", server)[0]
+    body = {
+        "game": game.id,
+        "players": game.players,
+        "options": parse_option_pairs(option),
+        "seats": seats,
+        "public": public,
+        "name": name,
+    }
+    created = _ask(base, "", "/api/tables", body, "cannot make the table: ")
+    table = created["table"]
+    code = table["code"]
+    _remember(
+        base,
+        code,
+        {
+            "seat": created["seat"],
+            "token": created["token"],
+            "name": name,
+            "host_token": created["host_token"],
+        },
+    )
+    friends = sum(1 for s in seats if s["kind"] == "open") - 1
+    link = base + str(table.get("link") or f"/t/{code}")
+    kind = "public" if public else "private (only those with the code or link find it)"
+    click.echo(f"Table {code}: {game.title}, {kind}")
+    click.echo(f"Invite link: {link}")
+    if friends > 0:
+        click.echo(f"Friends join with: ratgames join {_table_arg(base, code)}  (or the link)")
+    if no_play:
+        click.echo(f"Sit down and start it with: ratgames join {_table_arg(base, code)}")
+        return
+    info = _ask(base, code, f"/api/tables/{code}")
+    RemoteApp(
+        base,
+        code,
+        info,
+        seat=created["seat"],
+        token=created["token"],
+        host_token=created["host_token"],
+    ).run()
 
 
 @click.command()

@@ -109,6 +109,11 @@ class RemoteApp(App[None]):
             self.panel.focus()
         else:
             self.say(WATCHING)
+        if self.is_host and self.table_info.get("status") == "lobby":
+            link = self.client.base.rstrip("/") + str(
+                self.table_info.get("link") or f"/t/{self.code}"
+            )
+            self.say(f"You host table {self.code}. Invite friends with the link {link}")
         try:
             await self.client.connect()
         except (TimeoutError, ClientError) as exc:
