@@ -47,6 +47,7 @@ MODULES: tuple[str, ...] = (
     "ratgames.search.ismcts",
     "ratgames.search.pimc",
     "ratgames.games.caged_rats.rules",
+    "ratgames.games.caged_rats.playout",
     "ratgames.games.caged_rats.bots",
     "ratgames.games.egyptian_ratscrew.rules",
     "ratgames.games.egyptian_ratscrew.bots",
@@ -67,6 +68,7 @@ HASHED: tuple[str, ...] = (
     "games/*/rules.py",
     "games/*/bots.py",
     "games/*/events.py",
+    "games/*/playout.py",
     "games/rats/combos.py",
 )
 """The source files (relative to the package) a build must match: the compiled modules and every

@@ -27,6 +27,7 @@ from .rules import (
     Act,
     cage_points,
     feed_choices_for,
+    toppers,
 )
 
 CARD_OF: dict[str, int] = {t: c for c, t in enumerate(TEXT)}
@@ -172,14 +173,13 @@ class HeuristicBot(Bot):
 
     def _respond(self, obs: dict[str, Any], hand: list[int], hungry: set[int]) -> Act:
         leader = 1 - int(obs["seat"])
-        bid_rank = CARD_OF[obs["bid"]] >> 2
         if self.defend:
             o_rats, _, o_counts = _cage(obs["cages"][leader])
             gain, _ = capture_gain(o_rats, o_counts, CARD_OF[obs["offer"]] & 3)
             if gain > 0:
-                toppers = [c for c in hand if c >> 2 > bid_rank]
-                if toppers:
-                    spare = [c for c in toppers if c & 3 not in hungry] or toppers
+                tops = toppers(hand, CARD_OF[obs["bid"]])
+                if tops:
+                    spare = [c for c in tops if c & 3 not in hungry] or tops
                     return TOP_ACT[min(spare, key=lambda c: c >> 2)]
         useless = [c for c in hand if c & 3 not in hungry]
         return THROW_ACT[min(useless or hand, key=lambda c: c >> 2)]

@@ -13,7 +13,7 @@ Cards are the standard deck ints of :mod:`ratgames.cards`; seat 0 is red, seat 1
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, cast
 
@@ -54,10 +54,14 @@ RED: Final = 0
 BLACK: Final = 1
 SEAT_NAMES = ("Red", "Black")
 COLOUR_KEYS = ("red", "black")
-RED_CARDS: Final[tuple[int, ...]] = tuple(c for c in range(52) if c & 3 in (1, 2))
-BLACK_CARDS: Final[tuple[int, ...]] = tuple(c for c in range(52) if c & 3 in (0, 3))
+RANK: Final[tuple[int, ...]] = tuple(deckmod.rank_of(c) for c in range(52))
+"""Each card's rank (:func:`ratgames.cards.rank_of`), as a table the play-outs read fast."""
+SUIT: Final[tuple[int, ...]] = tuple(deckmod.suit_of(c) for c in range(52))
+"""Each card's suit (:func:`ratgames.cards.suit_of`), as a table the play-outs read fast."""
+RED_CARDS: Final[tuple[int, ...]] = tuple(c for c in range(52) if SUIT[c] in (1, 2))
+BLACK_CARDS: Final[tuple[int, ...]] = tuple(c for c in range(52) if SUIT[c] in (0, 3))
 COLOUR_CARDS = (RED_CARDS, BLACK_CARDS)
-OWNER: tuple[int, ...] = tuple(RED if c & 3 in (1, 2) else BLACK for c in range(52))
+OWNER: tuple[int, ...] = tuple(RED if SUIT[c] in (1, 2) else BLACK for c in range(52))
 HAND_SIZE: Final = 8
 STOCK_SIZE: Final = 18
 LEADS_PER_DEAL: Final = 16
@@ -81,7 +85,7 @@ def rat_value(card: int) -> int:
     >>> rat_value(deckmod.parse_card("QD"))
     10
     """
-    rank = card >> 2
+    rank = deckmod.rank_of(card)
     if rank == deckmod.ACE:
         return 1
     return min(rank + 2, 10)
@@ -113,6 +117,18 @@ def cage_points(values: tuple[int, ...], counts: tuple[int, ...]) -> int:
     return rat_points(values[0], counts[0]) + rat_points(values[1], counts[1])
 
 
+def toppers(hand: Sequence[int], bid: int) -> list[int]:
+    """The cards of ``hand`` (in its order) that may top ``bid``: a top must be of strictly
+    higher rank than the bid (aces high, suits ignored).  The one home of that rule: the legal
+    actions, the refusals, the play-outs and the bots all ask here.
+
+    >>> [TEXT[c] for c in toppers([deckmod.parse_card(t) for t in ("9S", "7C", "AD")], 20)]
+    ['9S', 'AD']
+    """
+    rank = RANK[bid]
+    return [c for c in hand if RANK[c] > rank]
+
+
 def feed_choices_for(rats: tuple[int, ...], counts: tuple[int, ...], suit: int) -> list[int]:
     """The rats (0 or 1) a won capture of ``suit`` may feed: a hungry rat of its suit if exactly
     one is hungry, else any rat of its suit (the player chooses between two); none: discarded.
@@ -120,7 +136,7 @@ def feed_choices_for(rats: tuple[int, ...], counts: tuple[int, ...], suit: int) 
     >>> feed_choices_for((50, 2), (0, 0), 2)  # AH and 2H both hungry: the player chooses
     [0, 1]
     """
-    same = [i for i in range(len(rats)) if rats[i] & 3 == suit]
+    same = [i for i in range(len(rats)) if SUIT[rats[i]] == suit]
     if len(same) == 2:
         short = [i for i in same if counts[i] < RAT_VALUE[rats[i]]]
         if len(short) == 1:
@@ -625,7 +641,6 @@ class CagedRatsState(State[Act, CagedRats]):
     _observation_parts = _OBSERVATION_PARTS
 
     __slots__ = (
-        "_scoring_only",
         "actor",
         "bid",
         "capped",
@@ -662,10 +677,6 @@ class CagedRatsState(State[Act, CagedRats]):
     plog: tuple[Any, ...] | None
     """What happened, newest first, as ``(entry, older)`` links; an entry is an event class
     followed by its fields (``(Bid, seat, card)``), made into an event only when asked."""
-    _scoring_only: bool
-    """Set only while :meth:`random_playout` plays out a deal that ends the play-out, for a
-    caller that only scores the state afterwards: no log entries are kept and the next deal is
-    not dealt."""
     initial: tuple[int, tuple[int, ...], tuple[int, ...]] | None
     """The deal the game started from: the dealer, then red's and black's cards (hand, then stock
     top first).  None in a sample: it is not part of what a seat knows."""
@@ -685,7 +696,6 @@ class CagedRatsState(State[Act, CagedRats]):
         self._start_deal(dealer, red, black)
 
     def _start_deal(self, dealer: int, red: list[int], black: list[int]) -> None:
-        self._scoring_only = False
         self.dealer = dealer
         self.hands = [sorted(red[:HAND_SIZE]), sorted(black[:HAND_SIZE])]
         # Internally a stock's top card is its last element.
@@ -707,7 +717,6 @@ class CagedRatsState(State[Act, CagedRats]):
     def clone(self) -> CagedRatsState:
         c = CagedRatsState.__new__(CagedRatsState)
         self._copy_core_to(c)
-        c._scoring_only = False
         c.actor = self.actor
         c.bid = self.bid
         c.capped = self.capped
@@ -752,8 +761,7 @@ class CagedRatsState(State[Act, CagedRats]):
         if phase == BID:
             return [BID_ACT[c] for c in hand]
         if phase == RESPOND:
-            rank = self.bid >> 2
-            acts = [TOP_ACT[c] for c in hand if c >> 2 > rank]
+            acts = [TOP_ACT[c] for c in toppers(hand, self.bid)]
             acts += [THROW_ACT[c] for c in hand]
             return acts
         if phase == FEED:
@@ -774,8 +782,8 @@ class CagedRatsState(State[Act, CagedRats]):
                 if card >= 0 and card not in hand:
                     hand_text = " ".join(TEXT[c] for c in hand) or "nothing"
                     return f"{TEXT[card]} is not in your hand (you hold {hand_text})"
-        if kind == "top" and not act.card >> 2 > self.bid >> 2:
-            higher = " ".join(TEXT[c] for c in hand if c >> 2 > self.bid >> 2)
+        if kind == "top" and act.card not in toppers(hand, self.bid):
+            higher = " ".join(TEXT[c] for c in toppers(hand, self.bid))
             return (
                 f"{TEXT[act.card]} does not top {TEXT[self.bid]}: a top must be of strictly "
                 f"higher rank (aces high, suits ignored); "
@@ -811,56 +819,13 @@ class CagedRatsState(State[Act, CagedRats]):
             self._cage(seat, action.card, action.card2)
 
     def _random_playout(self, rng: Rng, depth: int, stage: int, scoring_only: bool) -> int:
-        """The random play-out of :meth:`State.random_playout` without building the legal lists:
-        each action is the one :meth:`legal_actions` lists at the index drawn, carried out as
-        :meth:`_apply` would.  With ``scoring_only`` and a ``stage``, the play-out keeps no log
-        entries, and the deal that ends it is scored but the next one is not dealt."""
+        """The play-out of :mod:`ratgames.games.caged_rats.playout` (the same as the plain
+        loop's, faster)."""
         if self._recording:
             return super()._random_playout(rng, depth, stage, scoring_only)
-        self._scoring_only = scoring_only and stage >= 0
-        steps = 0
-        while steps < depth:
-            phase = self.phase
-            if phase == OVER or (stage >= 0 and self.deals != stage):
-                break
-            seat = self.actor
-            hand = self.hands[seat]
-            if phase == RESPOND:
-                # The tops (the cards of higher rank than the bid, in hand order), then a throw
-                # of each card.
-                rank = self.bid >> 2
-                tops = 0
-                for c in hand:
-                    if c >> 2 > rank:
-                        tops += 1
-                i = rng.randbelow(tops + len(hand))
-                if i >= tops:
-                    self._throw(seat, hand[i - tops])
-                else:
-                    for c in hand:
-                        if c >> 2 > rank:
-                            if i == 0:
-                                self._top(seat, c)
-                                break
-                            i -= 1
-            elif phase == OFFER:
-                self._offer(seat, hand[rng.randbelow(len(hand))])
-            elif phase == BID:
-                self._bid(seat, hand[rng.randbelow(len(hand))])
-            elif phase == FEED:
-                self._feed(seat, rng.randbelow(2))
-                self._finish_lead()
-            else:  # CAGE: the pairs i < j of the hand in order
-                n = len(hand)
-                k = rng.randbelow(n * (n - 1) // 2)
-                i = 0
-                while k >= n - 1 - i:
-                    k -= n - 1 - i
-                    i += 1
-                self._cage(seat, hand[i], hand[i + 1 + k])
-            steps += 1
-        self._scoring_only = False
-        return steps
+        from .playout import random_playout
+
+        return random_playout(self, rng, depth, stage, scoring_only)
 
     def _cage(self, seat: int, low: int, high: int) -> None:
         hand = self.hands[seat]
@@ -868,8 +833,7 @@ class CagedRatsState(State[Act, CagedRats]):
         hand.remove(high)
         rats = (low, high)
         self.rats = (rats, self.rats[1]) if seat == 0 else (self.rats[0], rats)
-        if not self._scoring_only:
-            self.plog = ((Caged, seat, rats), self.plog)
+        self.plog = ((Caged, seat, rats), self.plog)
         if seat != self.dealer:
             self.actor = self.dealer
         else:
@@ -879,15 +843,13 @@ class CagedRatsState(State[Act, CagedRats]):
         self.hands[seat].remove(card)
         self.offer = card
         self.from_stock = False
-        if not self._scoring_only:
-            self.plog = ((Offered, seat, card, False), self.plog)
+        self.plog = ((Offered, seat, card, False), self.plog)
         self.phase = BID
 
     def _bid(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
         self.bid = card
-        if not self._scoring_only:
-            self.plog = ((Bid, seat, card), self.plog)
+        self.plog = ((Bid, seat, card), self.plog)
         self.phase = RESPOND
         self.actor = 1 - seat
 
@@ -898,8 +860,7 @@ class CagedRatsState(State[Act, CagedRats]):
         mine = (*thrown[seat], card)
         self.thrown = (mine, thrown[1]) if seat == 0 else (thrown[0], mine)
         # The card is not in the entry: observations name it to the thrower only.
-        if not self._scoring_only:
-            self.plog = ((Threw, seat), self.plog)
+        self.plog = ((Threw, seat), self.plog)
         self.pile += (self.bid,)
         self.bid = -1
         self._leader_wins()
@@ -908,8 +869,7 @@ class CagedRatsState(State[Act, CagedRats]):
         """The responder tops the bid: bid, top and capture are discarded."""
         self.hands[seat].remove(card)
         leader = self.actor = 1 - seat
-        if not self._scoring_only:
-            self.plog = ((Lost, leader, self.offer), ((Topped, seat, card), self.plog))
+        self.plog = ((Lost, leader, self.offer), ((Topped, seat, card), self.plog))
         self.pile += (self.bid, card, self.offer)
         self._finish_lead()
 
@@ -922,8 +882,7 @@ class CagedRatsState(State[Act, CagedRats]):
             card = self.stocks[dealer].pop()
             self.offer = card
             self.from_stock = True
-            if not self._scoring_only:
-                self.plog = ((Offered, dealer, card, True), self.plog)
+            self.plog = ((Offered, dealer, card, True), self.plog)
             self.phase = BID
         else:
             self.phase = OFFER
@@ -933,13 +892,12 @@ class CagedRatsState(State[Act, CagedRats]):
         leader = 1 - self.actor
         self.actor = leader
         capture = self.offer
-        suit = capture & 3
+        suit = SUIT[capture]
         rats = self.rats[leader]
-        same = [i for i in (0, 1) if rats[i] & 3 == suit]
+        same = [i for i in (0, 1) if SUIT[rats[i]] == suit]
         if not same:
             self.pile += (capture,)
-            if not self._scoring_only:
-                self.plog = ((Unfed, leader, capture), self.plog)
+            self.plog = ((Unfed, leader, capture), self.plog)
             self._finish_lead()
             return
         if len(same) == 2:
@@ -958,11 +916,10 @@ class CagedRatsState(State[Act, CagedRats]):
         fed[k] = (*fed[k], self.offer)
         self.fed = tuple(fed)
         rat = self.rats[seat][index]
-        if not self._scoring_only:
-            self.plog = (
-                (Fed, seat, index + 1, rat, self.offer, len(fed[k]), RAT_VALUE[rat]),
-                self.plog,
-            )
+        self.plog = (
+            (Fed, seat, index + 1, rat, self.offer, len(fed[k]), RAT_VALUE[rat]),
+            self.plog,
+        )
 
     def _finish_lead(self) -> None:
         leader = self.actor
@@ -972,8 +929,7 @@ class CagedRatsState(State[Act, CagedRats]):
             hand = self.hands[leader]
             for _ in range(n):
                 insort(hand, stock.pop())
-            if not self._scoring_only:
-                self.plog = ((Drew, leader, n), self.plog)
+            self.plog = ((Drew, leader, n), self.plog)
         self.offer = -1
         self.bid = -1
         self.from_stock = False
@@ -1038,8 +994,8 @@ class CagedRatsState(State[Act, CagedRats]):
             self.actor = -1
             return
         self.phase = CAGE
-        if self._scoring_only or (self._last_stage >= 0 and self.deals != self._last_stage):
-            return  # a play-out that stops here and is only scored: no next deal
+        if self._last_stage >= 0 and self.deals != self._last_stage:
+            return  # a state only scored from here (only_scored_after): no next deal
         dealer = next_dealer(self.dealer, pts)
         red = list(RED_CARDS)
         black = list(BLACK_CARDS)
@@ -1174,7 +1130,7 @@ class CagedRatsState(State[Act, CagedRats]):
                 cage.append(
                     {
                         "rat": TEXT[rat],
-                        "suit": deckmod.SUIT_NAMES[rat & 3],
+                        "suit": deckmod.SUIT_NAMES[SUIT[rat]],
                         "needs": v,
                         "captures": n,
                         "state": "hungry" if n < v else ("satisfied" if n == v else "overfed"),
