@@ -15,7 +15,7 @@ from click.testing import CliRunner
 import ratgames
 from ratgames.cli import app as cli_app
 from ratgames.server import store
-from ratgames.server.client import TableClient, ahttp_json
+from ratgames.server.client import ClientError, TableClient, ahttp_json
 from ratgames.server.remote_bot import play_remote
 from ratgames.server.remote_tui import RemoteApp
 
@@ -355,3 +355,41 @@ def test_ratgames_host_makes_a_table_and_join_sits_its_host_back_down(
 
     monkeypatch.setenv("RATGAMES_HOME", str(tmp_path))
     assert server_cli._take_seat(server.base, code, "Ann", None) == (0, saved["token"])
+
+
+def test_the_host_reissues_a_seat_link_and_the_old_one_stops_working(server: Running) -> None:
+    """A player who lost their seat link (a new browser, cleared storage) gets a new one from
+    the host: the seat's new token takes the seat back, the old token stops working at once
+    (its connection told and closed), and only the host may ask."""
+
+    async def main() -> None:
+        created = await create(server.base, "caged-rats", [{"kind": "open"}, {"kind": "open"}])
+        code = created["table"]["code"]
+        host = await connect(server.base, created)
+        joined = await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Bo"})
+        bo = TableClient(server.base, code, joined["token"])
+        await bo.connect()
+        bo.send({"type": "reissue", "v": 1, "seat": 0})
+        await bo.wait(lambda c: bool(c.errors))
+        assert bo.errors[-1]["code"] == "not_host"
+        host.host("reissue", seat=1)
+        await host.wait(lambda c: 1 in c.seat_links)
+        new_token = host.seat_links[1]
+        assert new_token != joined["token"]
+        await bo.wait(lambda c: any(e["code"] == "bad_token" for e in c.errors))
+        assert "re-issued" in bo.errors[-1]["message"]
+        stale = TableClient(server.base, code, joined["token"])
+        try:
+            await stale.connect()
+            raise AssertionError("the old seat token still works")
+        except ClientError as exc:
+            assert exc.code == "bad_token"
+        await stale.close()
+        back = TableClient(server.base, code, new_token)
+        assert (await back.connect())["seat"] == 1
+        host.host("reissue", seat=5)
+        await host.wait(lambda c: any("has no person" in e["message"] for e in c.errors))
+        for client in (bo, back, host):
+            await client.close()
+
+    run(main())

@@ -48,6 +48,7 @@ from .protocol import (
     Pong,
     ProblemDetail,
     RecordSummary,
+    Reissue,
     Rematch,
     SampleRequest,
     SeatChange,
@@ -690,6 +691,8 @@ async def dispatch(lobby: Lobby, conn: Conn, msg: Any) -> None:
             await lobby.change_seat(table, msg.seat, msg.kind, msg.bot)
         elif isinstance(msg, Rematch):
             await lobby.rematch(table)
+        elif isinstance(msg, Reissue):
+            conn.send(await lobby.reissue(table, msg.seat))
 
 
 async def hello(lobby: Lobby, conn: Conn, msg: Hello) -> None:

@@ -125,6 +125,8 @@ class TableClient:
         self.errors: list[dict[str, Any]] = []
         self.chat: list[dict[str, Any]] = []
         self.rematch: str | None = None
+        self.seat_links: dict[int, str] = {}
+        """The new seat tokens the host was sent (``reissue``), by seat."""
         self.seen_at: dict[int, float] = {}
         """When each state (by seq) was shown here (this client's clock, ms)."""
         self.rtt_ms: float | None = None
@@ -278,6 +280,8 @@ class TableClient:
             self.chat.append(msg)
         elif kind == "rematch":
             self.rematch = msg["table"]
+        elif kind == "seat_link":
+            self.seat_links[msg["seat"]] = msg["token"]
         if self.on_message is not None:
             try:
                 self.on_message(msg)

@@ -182,6 +182,17 @@ class SeatChange(Message):
     bot: str | None = Field(default=None, max_length=200)
 
 
+class Reissue(Message):
+    """Host only: a new seat token for the person in ``seat``, so a new seat link
+    (``/t/CODE#seat=TOKEN``) to hand them, for a player who lost theirs or whose link leaked.
+    The old token stops working at once (a connection holding it is told and closed); the
+    server answers ``seat_link`` to the host alone."""
+
+    type: Literal["reissue"]
+    v: Version
+    seat: int = Field(ge=0, le=63)
+
+
 class FillBots(Message):
     """Host only, before the start: every open seat without a person gets a bot
     (``bot``: a spec or a level; default ``normal``)."""
@@ -226,7 +237,8 @@ ClientMessage = Annotated[
     | FillBots
     | Rematch
     | Leave
-    | SampleRequest,
+    | SampleRequest
+    | Reissue,
     Field(discriminator="type"),
 ]
 """Every message a client may send."""
@@ -242,6 +254,7 @@ CLIENT_TYPES = (
     "rematch",
     "leave",
     "sample",
+    "reissue",
 )
 
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -420,6 +433,16 @@ class RematchOut(Message):
     table: str
 
 
+class SeatLinkOut(Message):
+    """To the host, the answer to ``reissue``: the seat's new token (its seat link is
+    ``/t/CODE#seat=TOKEN``).  The server keeps only its hash; it is shown this once."""
+
+    type: Literal["seat_link"] = "seat_link"
+    v: Version = PROTOCOL_VERSION
+    seat: int
+    token: str
+
+
 class SampleOut(Message):
     """The answer to ``sample``: a full position of the game after ``seq`` actions that agrees
     with everything ``seat`` knows, with the cards it cannot see dealt at random among the places
@@ -437,7 +460,16 @@ class SampleOut(Message):
 
 
 ServerMessage = Annotated[
-    Welcome | TableMsg | StateMsg | Ack | ErrorMsg | Ping | ChatOut | RematchOut | SampleOut,
+    Welcome
+    | TableMsg
+    | StateMsg
+    | Ack
+    | ErrorMsg
+    | Ping
+    | ChatOut
+    | RematchOut
+    | SampleOut
+    | SeatLinkOut,
     Field(discriminator="type"),
 ]
 """Every message the server sends."""
@@ -562,6 +594,7 @@ def json_schema() -> dict[str, Any]:
             Rematch,
             Leave,
             SampleRequest,
+            Reissue,
             Welcome,
             TableMsg,
             StateMsg,
@@ -571,6 +604,7 @@ def json_schema() -> dict[str, Any]:
             ChatOut,
             RematchOut,
             SampleOut,
+            SeatLinkOut,
             CreateTable,
             CreatedTable,
             JoinTable,

@@ -1392,6 +1392,32 @@ class Lobby:
             await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
         table.broadcast_table()
 
+    async def reissue(self, table: Table, seat: int) -> dict[str, Any]:
+        """A new seat token for the person in ``seat`` (the old one stops working at once): the
+        ``seat_link`` message for the host."""
+        async with table.lock:
+            if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "person":
+                raise RequestError(
+                    400,
+                    "invalid_message",
+                    f"seat {seat} has no person in it: only a person's seat has a link to re-issue",
+                )
+            s = table.seats[seat]
+            token = new_token()
+            s.token_hash = hash_token(token)
+            old = s.conn
+            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+        if old is not None:
+            old.error("bad_token", "the host re-issued your seat link: the old one no longer works")
+            s.conn = None
+            old.seat = None
+            old.token_hash = None
+            old.close()
+            table.conns.discard(old)
+            table.seat_left(seat)
+        table.broadcast_table()
+        return {"type": "seat_link", "v": PROTOCOL_VERSION, "seat": seat, "token": token}
+
     async def rematch(self, table: Table) -> Table:
         async with table.lock:
             if table.status != "finished":
