@@ -27,8 +27,10 @@ from ratgames.core.registry import game_class, game_ids
 from ratgames.levels import levels_for
 from ratgames.webclient import mount as mount_client
 
-from . import fairness, store
+from . import fairness, operations, store
 from .limits import address_key, bound_logs
+from .logs import event
+from .metrics import OFF, Metrics
 from .protocol import (
     CLIENT_TYPES,
     MAX_HEADER_TOKENS,
@@ -147,16 +149,25 @@ def insider(table: Table, tokens: list[str]) -> bool:
 def create_app(db_url: str | None = None, settings: Settings | None = None) -> FastAPI:
     """The server for the database at ``db_url`` (default: the embedded SQLite file)."""
     url = store.database_url(db_url)
+    options = settings or Settings()
+    metrics = Metrics() if options.metrics else OFF
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = store.make_engine(url, background_checkpoints=True)
         await asyncio.to_thread(store.upgrade, engine)
         lobby = Lobby(engine, settings)
+        metrics.attach(lobby)
         if lobby.settings.warm_pool:
             await lobby.warm()
         count = await lobby.load()
-        log.info("database %s ready; %d tables brought back", engine.url, count)
+        event(
+            log,
+            "server_ready",
+            "server ready",
+            database=engine.url.render_as_string(hide_password=True),
+            tables_back=count,
+        )
         lobby.start_sweeping()
         if lobby.settings.bound_logs:
             bound_logs("asyncio", "uvicorn.error", "ratgames.server")
@@ -326,6 +337,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             )
             return
         conn = Conn(f"{client.host}:{client.port}" if client else "?", address)
+        conn.metrics = lobby.metrics
         # The server's own measure of the connection bounds the latency it makes up for.
         conn.clock.max_rtt = lobby.settings.max_rtt
         if lobby.settings.transport_rtt:
@@ -353,6 +365,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
                     # The address's connections together send too much: dropped unread, and
                     # said so once a second at most (answering each would cost as much).
                     conn.dropped += 1
+                    lobby.metrics.rejected("dropped")
                     if conn.dropped >= DROPPED_LIMIT:
                         await ws.close(code=1008, reason="too many messages from your address")
                         break
@@ -386,6 +399,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
                 await asyncio.wait_for(sender, timeout=1.0)
             sender.cancel()
 
+    operations.install(app, url, metrics, operations.parse_networks(options.metrics_allow))
     mount_client(app)
     app.add_middleware(GuardHeaders, lambda: app.state.lobby.settings.allowed_hosts)
     return app

@@ -94,6 +94,28 @@ def _db_option() -> Callable[[F], F]:
     help="Log more: -v is --log-level info, -vv debug.",
 )
 @click.option(
+    "--log-format",
+    default="text",
+    show_default=True,
+    type=click.Choice(("text", "json"), case_sensitive=False),
+    help="Log lines as text, or as JSON: one object a line with time, level, logger, event, "
+    "message and the event's fields (for a log collector).",
+)
+@click.option(
+    "--metrics/--no-metrics",
+    default=True,
+    show_default=True,
+    help="Keep Prometheus metrics and answer GET /metrics (docs/operating.md).  Behind a "
+    "balancer, do not route /metrics to the public.",
+)
+@click.option(
+    "--metrics-allow",
+    multiple=True,
+    metavar="NET",
+    help="An address or network (10.0.0.0/8) shown /metrics; others get 403 (repeatable; "
+    "default: every address).  Behind a proxy on this machine every client has its address.",
+)
+@click.option(
     "--max-connections",
     default=0,
     show_default=True,
@@ -193,6 +215,9 @@ def serve(
     compress: bool,
     log_level: str,
     verbose: int,
+    log_format: str,
+    metrics: bool,
+    metrics_allow: tuple[str, ...],
     max_connections: int,
     max_conns_per_address: int,
     idle_timeout: float,
@@ -223,10 +248,12 @@ def serve(
       ratgames serve --max-conns-per-address 0 --tables-per-minute 0   # a load test on loopback
       ratgames serve --max-bot-seconds 10 --spectator-chat
       ratgames serve --rtt-from-pings --max-rtt-ms 250   # behind a reverse proxy
+      ratgames serve --log-format json -v --metrics-allow 10.0.0.0/8   # for a log collector
     """
     import uvicorn
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+    from . import logs
     from .app import WS_MAX_SIZE, create_app
     from .limits import (
         ConnectionGuard,
@@ -239,6 +266,16 @@ def serve(
 
     if bot_pause < 0:
         raise click.BadParameter("must not be negative", param_hint="--bot-pause")
+    from .operations import parse_networks
+
+    for net in metrics_allow:
+        try:
+            parse_networks((net,))
+        except ValueError:
+            raise click.BadParameter(
+                f"{net!r} is neither an IP address nor a network such as 10.0.0.0/8",
+                param_hint="--metrics-allow",
+            ) from None
     open_files = raise_open_files_limit()
     most = connections_for(open_files) if open_files else 0
     if max_connections == 0 or (most and max_connections > most):
@@ -261,6 +298,8 @@ def serve(
         max_rtt=max_rtt_ms / 1000.0,
         transport_rtt=not rtt_from_pings,
         bound_logs=True,
+        metrics=metrics,
+        metrics_allow=tuple(metrics_allow),
     )
     guard = ConnectionGuard(
         max_connections, max_conns_per_address, idle_timeout, settings.connect_rate
@@ -271,11 +310,24 @@ def serve(
     level = log_level.lower()
     if verbose:  # -v: info, -vv: debug (or what --log-level says, if more)
         level = LOG_LEVELS[max(LOG_LEVELS.index(level), min(verbose + 2, 4))]
-    logging.basicConfig(level=logging.DEBUG if level == "trace" else level.upper())
+    fmt = log_format.lower()
+    logs.configure(logging.DEBUG if level == "trace" else getattr(logging, level.upper()), fmt)
     if level not in ("debug", "trace"):  # Alembic lists its plugins at every start
         logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"ratgames server on http://{shown}:{port}/ (database {_safe_url(url)})", err=True)
+    where = f"http://{shown}:{port}/"
+    if fmt == "json":  # the one line at the start, as every other line
+        logs.event(
+            logging.getLogger("ratgames.server"),
+            "listening",
+            "ratgames server listening",
+            logging.WARNING,
+            url=where,
+            database=_safe_url(url),
+            metrics=metrics,
+        )
+    else:
+        click.echo(f"ratgames server on {where} (database {_safe_url(url)})", err=True)
     quiet_garbage_collector()
     uvicorn.run(
         create_app(url, settings),
@@ -284,6 +336,7 @@ def serve(
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=compress,
         log_level=level,
+        log_config=logs.uvicorn_log_config(fmt),
         lifespan="on",
         http=guarded_protocol(AutoHTTPProtocol, guard),
         backlog=min(2048, max(64, max_connections)) if max_connections else 2048,

@@ -406,7 +406,7 @@ class RaceDesk:
                     conn.error("illegal_action", f"{text} is already on its way", ref)
                 return
         if not self.pending and not is_slap and not self.slappable:
-            await table.apply_now([(seat, text, credit_m - table.t0, conn, ref)])
+            await table.apply_now([(seat, text, credit_m - table.t0, conn, ref)], [arrival])
             return
         if not self.pending:
             self.first_arrival = arrival
@@ -441,4 +441,8 @@ class RaceDesk:
         if not batch:
             return
         t0 = self.table.t0
-        await self.table.apply_now([(o.seat, o.text, o.credit - t0, o.conn, o.ref) for o in batch])
+        self.table.lobby.metrics.race_settled()
+        await self.table.apply_now(
+            [(o.seat, o.text, o.credit - t0, o.conn, o.ref) for o in batch],
+            [o.arrival for o in batch],
+        )

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .fairness import TokenBucket
+from .logs import event
 
 log = logging.getLogger("ratgames.server")
 
@@ -274,7 +275,14 @@ _REFUSED_LOG = TokenBucket(rate=1.0 / 10.0, burst=3.0)
 
 def _refused_log(address: str, why: str) -> None:
     if _REFUSED_LOG.allow():
-        log.warning("connection from %s refused: %s", address, why)
+        event(
+            log,
+            "connection_refused",
+            "connection refused",
+            logging.WARNING,
+            address=address,
+            reason=why,
+        )
 
 
 def raise_open_files_limit(wanted: int = 65536) -> int:

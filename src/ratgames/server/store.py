@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -517,6 +518,8 @@ class Writer:
         self.commits = 0
         self.operations = 0
         self.checkpoints = 0
+        self.on_commit: Callable[[float], None] | None = None
+        """Told the seconds of each transaction committed (the server's metrics)."""
 
     async def run(self, op: Callable[[Connection], Any]) -> Any:
         """Queue ``op`` and wait for its commit."""
@@ -579,6 +582,7 @@ class Writer:
                 return
 
     def _commit(self, batch: list[tuple[Callable[[Connection], Any], asyncio.Future[Any]]]) -> None:
+        began = time.perf_counter()
         try:
             with self.engine.begin() as conn:
                 results = [op(conn) for op, _ in batch]
@@ -589,6 +593,8 @@ class Writer:
             for item in batch:
                 self._commit([item])
             return
+        if self.on_commit is not None:
+            self.on_commit(time.perf_counter() - began)
         self.commits += 1
         self.operations += len(batch)
         for (_, future), result in zip(batch, results, strict=True):

@@ -37,6 +37,8 @@ from ratgames.levels import LEVEL_NAMES, level_bot
 from . import store
 from .fairness import MAX_RTT, Clock, RaceDesk, TokenBucket
 from .limits import AddressLimits, Rate
+from .logs import event
+from .metrics import OFF, Metrics
 from .protocol import PROTOCOL_VERSION, CreateTable, TimeoutPolicy, name_key
 from .thinking import SearchQueue, ready, stop_pool, think, warm_up
 
@@ -215,6 +217,8 @@ class Conn:
         self.closed = False
         self.ping_id = 0
         self.pings: dict[int, float] = {}
+        self.metrics: Metrics = OFF
+        """Where the errors sent are counted (the server's metrics)."""
 
     def send(self, message: Mapping[str, Any], seq: int | None = None) -> None:
         """Queue a message (a dict following the protocol's models)."""
@@ -233,6 +237,7 @@ class Conn:
         self.queue.put_nowait((text, seq))
 
     def error(self, code: str, message: str, ref: int | None = None) -> None:
+        self.metrics.rejected(code)
         self.send(
             {"type": "error", "v": PROTOCOL_VERSION, "code": code, "message": message, "ref": ref}
         )
@@ -361,6 +366,10 @@ class Settings:
     """The most iterations a search bot at this server may use per move."""
     bound_logs: bool = False
     """Rate-limit repeated log lines (``ratgames serve`` turns it on)."""
+    metrics: bool = True
+    """Keep Prometheus metrics and answer ``GET /metrics`` (docs/operating.md)."""
+    metrics_allow: tuple[str, ...] = ()
+    """Addresses or networks (``10.0.0.0/8``) shown ``/metrics`` (none given: every one)."""
 
     def rates(self) -> dict[str, Rate]:
         return {
@@ -699,6 +708,7 @@ class Table:
             self.status = "playing"
             await self.lobby.writer.run(store.op_save_table(self.row(), self.seat_rows()))
             self._begin(self.game.new_state(seed=self.seed), 0.0)
+        event(log, "table_started", "table started", table=self.code, game=self.game.id)
         self.broadcast_table()
         self.broadcast_state()
         self.after_change()
@@ -742,7 +752,7 @@ class Table:
         if self.race is not None:
             await self.race.offer(seat, text, conn, ref, pressed_at, seen_at)
             return
-        await self.apply_now([(seat, text, None, conn, ref)])
+        await self.apply_now([(seat, text, None, conn, ref)], [time.monotonic()])
 
     def sample_for(self, seat: int, ref: int) -> dict[str, Any]:
         """The ``sample`` message answering request ``ref`` of ``seat``: an honest sample of the
@@ -761,11 +771,16 @@ class Table:
         }
 
     async def apply_now(
-        self, items: list[tuple[int, str, float | None, Conn | None, int | None]]
+        self,
+        items: list[tuple[int, str, float | None, Conn | None, int | None]],
+        arrivals: list[float] | None = None,
     ) -> None:
         """Apply actions ``(seat, text, time or None for now, conn, ref)`` in order, store those
         accepted in one commit, then tell everyone.  A refused action gets an error to its
-        connection (or is dropped for a bot) and changes nothing."""
+        connection (or is dropped for a bot) and changes nothing.  ``arrivals`` (monotonic
+        seconds, one per item; default now) are when the actions reached the server, for the
+        latency metric."""
+        entered = time.monotonic()
         async with self.lock:
             state = self.state
             if state is None or self.status != "playing":
@@ -776,8 +791,9 @@ class Table:
             backup = state.clone()
             backup_seq, backup_t = self.seq, self.last_t
             accepted: list[tuple[int, int, str, float | None]] = []
+            arrived: list[float] = []
             acks: list[tuple[Conn, int, int]] = []
-            for seat, text, at, conn, ref in items:
+            for i, (seat, text, at, conn, ref) in enumerate(items):
                 if state.is_over():
                     if conn is not None:
                         conn.error("wrong_status", "the game is over", ref)
@@ -797,6 +813,7 @@ class Table:
                 self.seq += 1
                 self.last_t = t
                 accepted.append((self.seq, seat, str(action), round(t, 4)))
+                arrived.append(arrivals[i] if arrivals is not None else entered)
                 if conn is not None and ref is not None:
                     acks.append((conn, ref, self.seq))
             if not accepted:
@@ -822,7 +839,18 @@ class Table:
             for conn, ref, seq in acks:
                 conn.send({"type": "ack", "v": PROTOCOL_VERSION, "id": ref, "seq": seq})
             self.broadcast_state()
+            self.lobby.metrics.applied(len(accepted), arrived, time.monotonic())
         if finished:
+            self.lobby.metrics.game_finished()
+            event(
+                log,
+                "table_finished",
+                "game finished",
+                table=self.code,
+                game=self.game.id,
+                actions=self.seq,
+                record=self.record_id,
+            )
             self.end_play()
             self.broadcast_table()
             self.lobby.forget_old()
@@ -892,16 +920,15 @@ class Table:
                     text, thought = await self.lobby.searches.run(
                         self.code, think, bot, sample, seat
                     )
-                log.debug(
-                    "table %s: seat %d thought for %.2f s",
-                    self.code,
-                    seat,
-                    time.monotonic() - began,
-                )
+                took = time.monotonic() - began
+                self.lobby.metrics.thought(True, took)
+                log.debug("table %s: seat %d thought for %.2f s", self.code, seat, took)
                 if self.player_for(seat) is bot:
                     self._replace_bot(seat, bot, thought)
             else:
+                began = time.monotonic()
                 text = str(bot.act(SeatView(state, seat, self.now())))
+                self.lobby.metrics.thought(False, time.monotonic() - began)
             if self.seq != seq:
                 return
         except asyncio.CancelledError:
@@ -936,7 +963,9 @@ class Table:
             bot = self.player_for(seat)
             if bot is None or seat in self.reactions:
                 continue
+            began = time.monotonic()
             reaction = bot.react(SeatView(state, seat, now))
+            self.lobby.metrics.thought(False, time.monotonic() - began)
             if reaction is None:
                 continue
             delay = max(0.0, reaction.delay)
@@ -1027,6 +1056,8 @@ class Lobby:
         self.closing = False
         """The server is stopping: no search worker is started any more."""
         self.expired = 0
+        self.metrics: Metrics = OFF
+        """The server's metrics (:meth:`Metrics.attach` sets them)."""
 
     def pool(self) -> Executor:
         """The process pool of the search bots (started when first needed, and again if a
@@ -1034,7 +1065,14 @@ class Lobby:
         if self.closing:
             raise RuntimeError("the server is stopping: no more searches")
         if self._pool is not None and getattr(self._pool, "_broken", False):
-            log.error("a search worker died; the search bots' processes are started again")
+            event(
+                log,
+                "worker_restarted",
+                "a search worker died; the search bots' processes are started again",
+                logging.ERROR,
+                workers=max(1, self.settings.pool_workers),
+            )
+            self.metrics.worker_restarted()
             stop_pool(self._pool)
             self._pool = None
         if self._pool is None:
@@ -1192,6 +1230,16 @@ class Lobby:
             token = table.take_seat(seat, req.name)
         await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
         self.add(table)
+        self.metrics.table_created()
+        event(
+            log,
+            "table_created",
+            "table created",
+            table=code,
+            game=game.id,
+            players=game.players,
+            public=req.public,
+        )
         return table, host_token, seat, token
 
     async def join(
@@ -1447,6 +1495,8 @@ class Lobby:
                 )
             )
             self.add(new)
+        self.metrics.table_created()
+        event(log, "table_created", "rematch table created", table=code, rematch_of=table.code)
         message = {"type": "rematch", "v": PROTOCOL_VERSION, "table": code}
         for conn in list(table.conns):
             if table.public or conn.seat is not None or conn.host:
