@@ -268,7 +268,10 @@ class Encoder(ABC):
         """The indices of a list of card texts."""
         if not isinstance(texts, list):
             raise EncodingError(f"expected a list of cards, not {texts!r}")
-        return [self.card(t) for t in texts]
+        try:
+            return [self.card_index[t] for t in texts]
+        except (KeyError, TypeError):  # name the card that is not one
+            return [self.card(t) for t in texts]
 
 
 class ListEncoder(Encoder):
