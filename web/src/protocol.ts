@@ -109,7 +109,8 @@ export type ServerMsg =
   | ErrorMsg
   | { type: "ping"; v: 1; id: number; server_time: number; rtt_ms: number | null }
   | { type: "chat"; v: 1; seat: number | null; name: string; text: string }
-  | { type: "rematch"; v: 1; table: string };
+  | { type: "rematch"; v: 1; table: string }
+  | { type: "seat_link"; v: 1; seat: number; token: string };
 
 export interface CreatedTable {
   table: TableInfo;

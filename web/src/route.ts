@@ -30,3 +30,16 @@ export function cleanCode(text: string): string | null {
   const code = (m ? m[1] : t).replace(/\s+/g, "").toUpperCase();
   return /^(?:[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{6}){1,2}$/.test(code) ? code : null;
 }
+
+/** The seat token in a seat link's fragment (`/t/CODE#seat=TOKEN`), or null. */
+export function seatLinkToken(hash: string): string | null {
+  const m = /^#?seat=([A-Za-z0-9_-]{16,128})$/.exec(hash.trim());
+  return m ? m[1] : null;
+}
+
+/** A seat link: the table's link with the seat's token in the fragment, which browsers never
+ * send to a server (so it stays out of its logs).  As secret as the token: whoever opens it
+ * plays the seat. */
+export function seatLink(origin: string, code: string, token: string): string {
+  return `${origin}/t/${code}#seat=${token}`;
+}

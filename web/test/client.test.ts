@@ -3,7 +3,7 @@ import { initial, personalise, reduce, refusalText, seatNames, sent } from "../s
 import { backoff, Connection, type SocketLike, socketUrl } from "../src/net";
 import { changedOptions, controlFor, optionValue } from "../src/options";
 import type { StateMsg, TableInfo } from "../src/protocol";
-import { cleanCode, parseRoute } from "../src/route";
+import { cleanCode, parseRoute, seatLink, seatLinkToken } from "../src/route";
 import { type KeyValue, Memory } from "../src/storage";
 
 const table = {
@@ -183,6 +183,18 @@ describe("routes, codes, options and storage", () => {
     expect(cleanCode("https://host/t/K7QX2M9ABC3D/")).toBe("K7QX2M9ABC3D");
     expect(cleanCode("K7QX2M9ABC3")).toBeNull();
     expect(cleanCode("K7QX2M9ABC3DE")).toBeNull();
+  });
+
+  it("makes and reads seat links (the token in the fragment only)", () => {
+    const token = "AbCdEfGhIjKlMnOpQrStUv_-12";
+    const link = seatLink("https://cards.example", "K7QX2M9ABC3D", token);
+    expect(link).toBe(`https://cards.example/t/K7QX2M9ABC3D#seat=${token}`);
+    const url = new URL(link);
+    expect(parseRoute(url.pathname)).toEqual({ page: "table", code: "K7QX2M9ABC3D" });
+    expect(seatLinkToken(url.hash)).toBe(token);
+    expect(seatLinkToken("")).toBeNull();
+    expect(seatLinkToken("#seat=short")).toBeNull();
+    expect(seatLinkToken("#seat=" + token + "&x=1")).toBeNull();
   });
 
   it("turns option descriptions into controls and values", () => {

@@ -7,6 +7,7 @@ import { api, ApiError } from "../api";
 import { initial, type Model, personalise, reduce, refusalText, seatNames, sent } from "../model";
 import { Connection, socketUrl, type Status } from "../net";
 import type { ServerMsg, StateMsg, TableInfo } from "../protocol";
+import { seatLink, seatLinkToken } from "../route";
 import { Ctx } from "./context";
 import { GameView, type GameProps } from "./games";
 import { NameField } from "./Lobby";
@@ -31,9 +32,19 @@ export function TablePage(p: { code: string }): JSX.Element {
   const [status, setStatus] = useState<{ s: Status; detail?: string }>({ s: "connecting" });
   const [rtt, setRtt] = useState<number | null>(null);
   const [missing, setMissing] = useState("");
+  const [notice, setNotice] = useState("");
+  const [issued, setIssued] = useState<{ seat: number; link: string } | null>(null);
   const conn = useRef<Connection | null>(null);
 
   useEffect(() => {
+    const fromLink = seatLinkToken(location.hash);
+    if (fromLink !== null) {
+      // A seat link (from another device, or after clearing this browser's storage): its token
+      // is this browser's seat from now on, and it leaves the address bar at once.
+      const old = memory.seat(p.code);
+      memory.setSeat(p.code, { token: fromLink, host_token: old?.host_token ?? null, seat: null });
+      history.replaceState(history.state, "", location.pathname + location.search);
+    }
     const keys = memory.seat(p.code);
     const c = new Connection({
       url: socketUrl(location),
@@ -46,10 +57,18 @@ export function TablePage(p: { code: string }): JSX.Element {
           c.stop();
         }
         if (msg.type === "error" && msg.code === "bad_token" && /does not belong/.test(msg.message)) {
-          // A stale token (the table was made again): watch instead.
+          // A stale token (the host gave out a new seat link, or the table was made again):
+          // watch instead, and say so.
           memory.setSeat(p.code, null);
           c.setTokens(null, null);
+          setNotice(
+            "This browser's seat link no longer works (the host may have given out a new one), so you are watching. Ask the host for your new seat link.",
+          );
         }
+        if (msg.type === "error" && msg.code === "bad_token" && /re-issued/.test(msg.message)) {
+          setNotice("The host gave out a new link to your seat: this browser no longer plays it.");
+        }
+        if (msg.type === "seat_link") setIssued({ seat: msg.seat, link: seatLink(location.origin, p.code, msg.token) });
         if (msg.type === "ping") setRtt(msg.rtt_ms);
         dispatch({ kind: "msg", msg });
       },
@@ -112,6 +131,16 @@ export function TablePage(p: { code: string }): JSX.Element {
 
   const names = seatNames(table, table.players, (i) => fallbackName(table.game, i));
   const playing = state !== null && table.status !== "lobby";
+  const links = (
+    <SeatLinks
+      table={table}
+      model={model}
+      names={names}
+      token={memory.seat(p.code)?.token ?? null}
+      issued={issued}
+      send={send}
+    />
+  );
 
   return (
     <main class={"page table-page game-" + table.game}>
@@ -121,6 +150,17 @@ export function TablePage(p: { code: string }): JSX.Element {
         </h1>
         {connection}
       </div>
+      {notice && (
+        <p class="error" role="alert" data-testid="notice">
+          {notice}
+        </p>
+      )}
+      {model.seat === null && (
+        <p class="panel watching" role="status" data-testid="watching">
+          You are watching this table as a spectator: you see no one's hand and cannot play.
+          {" "}Lost your seat? Open your seat link, or ask the host for a new one.
+        </p>
+      )}
       {!playing ? (
         <WaitingRoom
           table={table}
@@ -131,6 +171,7 @@ export function TablePage(p: { code: string }): JSX.Element {
             const host = memory.seat(p.code)?.host_token ?? null;
             conn.current?.setTokens(token, host);
           }}
+          links={links}
         />
       ) : (
         <div class="play">
@@ -203,6 +244,7 @@ export function TablePage(p: { code: string }): JSX.Element {
               </ol>
             </section>
             <Chat model={model} send={send} />
+            {links}
           </aside>
         </div>
       )}
@@ -278,6 +320,7 @@ function WaitingRoom(p: {
   code: string;
   send: (m: Record<string, unknown>) => void;
   onJoined: (token: string) => void;
+  links: JSX.Element;
 }): JSX.Element {
   const { memory } = useContext(Ctx);
   const [name, setName] = useState(memory.name);
@@ -398,6 +441,91 @@ function WaitingRoom(p: {
           </p>
         )}
       </section>
+      {p.links}
+    </div>
+  );
+}
+
+/** Your seat link (to play your seat from another device or browser) and, for the host, a new
+ * link for any person's seat: re-issuing makes the old link stop working at once. */
+function SeatLinks(p: {
+  table: TableInfo;
+  model: Model;
+  names: string[];
+  token: string | null;
+  issued: { seat: number; link: string } | null;
+  send: (m: Record<string, unknown>) => void;
+}): JSX.Element | null {
+  const mine = p.model.seat !== null && p.token !== null ? seatLink(location.origin, p.table.code, p.token) : null;
+  const others = p.model.host
+    ? p.table.seats.filter((s, i) => s.kind === "person" && i !== p.model.seat)
+    : [];
+  if (mine === null && others.length === 0) return null;
+  return (
+    <section class="panel seat-links" aria-labelledby="seat-links-h">
+      <h2 id="seat-links-h">Seat links</h2>
+      {mine !== null && (
+        <div>
+          <p>
+            Your seat link plays your seat from another device or browser. Keep it secret: whoever opens it plays
+            for you.
+          </p>
+          <CopyField label="Your seat link" value={mine} testid="my-seat-link" />
+        </div>
+      )}
+      {others.length > 0 && (
+        <div>
+          <p>
+            Someone lost their seat (a new device, cleared storage)? Give them a new link; their old one stops
+            working.
+          </p>
+          <ul class="seat-list">
+            {others.map((s) => (
+              <li key={s.seat}>
+                <button type="button" onClick={() => p.send({ type: "reissue", seat: s.seat })}>
+                  New seat link for {p.names[s.seat]}
+                </button>
+              </li>
+            ))}
+          </ul>
+          {p.issued && (
+            <CopyField
+              label={`New seat link for ${p.names[p.issued.seat] ?? `seat ${p.issued.seat + 1}`}`}
+              value={p.issued.link}
+              testid="issued-seat-link"
+            />
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function CopyField(p: { label: string; value: string; testid: string }): JSX.Element {
+  const [copied, setCopied] = useState(false);
+  const ref = useRef<HTMLInputElement | null>(null);
+  useEffect(() => setCopied(false), [p.value]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(p.value);
+      setCopied(true);
+    } catch {
+      ref.current?.select();
+    }
+  };
+  return (
+    <div class="row">
+      <input
+        ref={ref}
+        readOnly
+        value={p.value}
+        aria-label={p.label}
+        data-testid={p.testid}
+        onFocus={(e) => (e.currentTarget as HTMLInputElement).select()}
+      />
+      <button type="button" onClick={copy}>
+        {copied ? "Copied" : "Copy"}
+      </button>
     </div>
   );
 }
