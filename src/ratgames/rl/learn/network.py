@@ -8,6 +8,7 @@ logit of ``-1e9`` before the softmax, so they have probability 0 and no gradient
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from collections.abc import Mapping, Sequence
@@ -21,6 +22,18 @@ Array = npt.NDArray[np.float32]
 MASKED = np.float32(-1e9)
 FORMAT = "ratgames-policy"
 FORMAT_VERSION = 1
+
+
+def one_blas_thread() -> contextlib.AbstractContextManager[Any]:
+    """Run numpy's BLAS on one thread inside the ``with`` block (through threadpoolctl, which
+    the rl extra installs; nothing without it).  These matrices are small: more threads only
+    wait on each other, 20 times slower on a busy 2-core machine."""
+    try:
+        from threadpoolctl import threadpool_limits  # type: ignore[import-untyped]
+    except ImportError:
+        return contextlib.nullcontext()
+    limits: contextlib.AbstractContextManager[Any] = threadpool_limits(limits=1, user_api="blas")
+    return limits
 
 
 class PolicyError(ValueError):

@@ -22,7 +22,7 @@ import numpy as np
 import ratgames
 from ratgames.rl.vector import RatgamesVectorEnv
 
-from .network import Adam, Network, masked_softmax
+from .network import Adam, Network, masked_softmax, one_blas_thread
 
 
 @dataclass
@@ -133,6 +133,13 @@ def train(
     config: PpoConfig, on_update: Callable[[Progress], None] | None = None
 ) -> tuple[Network, list[Progress]]:
     """Train a policy; ``on_update`` is told every update's progress."""
+    with one_blas_thread():
+        return _train(config, on_update)
+
+
+def _train(
+    config: PpoConfig, on_update: Callable[[Progress], None] | None
+) -> tuple[Network, list[Progress]]:
     rng = np.random.default_rng(config.seed)
     env = _SeatsEnv(config)
     enc = env.encoder

@@ -24,7 +24,7 @@ import numpy as np
 
 from ratgames.rl.vector import SelfPlayBatch
 
-from .network import Adam, Network, masked_softmax
+from .network import Adam, Network, masked_softmax, one_blas_thread
 from .ppo import PpoConfig, Progress, _ppo_step, initial_network, sample
 
 
@@ -47,6 +47,13 @@ def train_selfplay(
 ) -> tuple[Network, list[Progress]]:
     """Train by fictitious self-play (see the module docstring); ``win_rate`` in the progress is
     the learner's against the pool."""
+    with one_blas_thread():
+        return _train_selfplay(config, on_update)
+
+
+def _train_selfplay(
+    config: SelfPlayConfig, on_update: Callable[[Progress], None] | None
+) -> tuple[Network, list[Progress]]:
     rng = np.random.default_rng(config.seed)
     batch = SelfPlayBatch(config.game, config.envs, config.players, config.options)
     batch.reset(seed=config.seed * 1_000_003)
