@@ -67,7 +67,9 @@ def _hidden(text: str) -> tuple[int, ...]:
     show_default=True,
     help="Steps of every game per update.",
 )
-@click.option("--lr", type=click.FloatRange(1e-7, 1.0), default=3e-4, show_default=True)
+@click.option(
+    "--lr", type=click.FloatRange(1e-7, 1.0), default=3e-4, show_default=True, help="Adam's step."
+)
 @click.option(
     "--entropy",
     type=click.FloatRange(0.0, 10.0),
@@ -118,7 +120,7 @@ def train(
     selfplay: bool,
     quiet: bool,
 ) -> None:
-    """Train a policy with PPO in numpy alone: one seat learns against bots.
+    """Train a policy with PPO in numpy alone, against bots or in self-play.
 
     The policy plays every seat of GAME (the --envs games at once are split among the seats)
     against the --opponents bots; every update plays --horizon steps of each.  With --selfplay it
