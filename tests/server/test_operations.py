@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import secrets
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -24,6 +26,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from ratgames.server.app import create_app
 from ratgames.server.client import ClientError, ahttp_json, http_json
+from ratgames.server.logs import JsonFormatter
 from ratgames.server.operations import head_revision
 from ratgames.server.tables import Settings
 
@@ -378,3 +381,56 @@ def test_serve_refuses_a_bad_metrics_network(tmp_path: Path) -> None:
     done = subprocess.run(command, capture_output=True, timeout=60, text=True)
     assert done.returncode == 2
     assert "'not-a-net' is neither an IP address nor a network such as 10.0.0.0/8" in done.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_restart_is_counted_and_logged(db_url: str) -> None:
+    """A search worker killed: the pool is started again, counted, and logged as an event."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger("ratgames.server")
+    logger.addHandler(handler)
+    server = start_server(db_url, Settings(bot_pause=0.0, pool_workers=1, warm_pool=True))
+
+    def workers() -> list[int]:
+        found = []
+        for entry in Path("/proc").iterdir():
+            try:
+                stat = (entry / "stat").read_text()
+                cmdline = (entry / "cmdline").read_bytes()
+            except (OSError, ValueError):
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            if parent == os.getpid() and b"spawn_main" in cmdline:
+                found.append(int(entry.name))
+        return found
+
+    async def main() -> None:
+        seats = [{"kind": "open"}, {"kind": "bot", "bot": "hard"}]
+        host = await connect(server.base, await create(server.base, "caged-rats", seats))
+        host.host("start")
+        killed = False
+        while await host.my_turn_or_end(timeout=30):
+            if not killed and host.state is not None and host.state["seq"] >= 2:
+                for worker in workers():
+                    os.kill(worker, signal.SIGKILL)
+                killed = True
+            await host.act(host.legal[0])
+        assert killed and host.over
+        await host.close()
+
+    try:
+        run(main(), timeout=120)
+        samples = scrape(server.base)
+    finally:
+        server.stop()
+        logger.removeHandler(handler)
+    assert value(samples, "ratgames_worker_restarts_total") == 1
+    assert value(samples, "ratgames_games_finished_total") == 1
+    restarts = [r for r in records if getattr(r, "event", None) == "worker_restarted"]
+    assert len(restarts) == 1 and restarts[0].levelno == logging.ERROR
+    assert restarts[0].fields == {"workers": 1}  # type: ignore[attr-defined]
+    line = json.loads(JsonFormatter().format(restarts[0]))
+    assert line["event"] == "worker_restarted" and line["workers"] == 1
+    assert line["message"].startswith("a search worker died")
