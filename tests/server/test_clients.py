@@ -393,3 +393,30 @@ def test_the_host_reissues_a_seat_link_and_the_old_one_stops_working(server: Run
             await client.close()
 
     run(main())
+
+
+def test_join_takes_a_seat_from_its_seat_link(
+    server: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ratgames join 'LINK#seat=TOKEN'`` on another computer: the seat of the link,
+    remembered for the next time; a link whose token was re-issued, or a malformed one, is one
+    line and exit code 2."""
+    from ratgames.server import cli as server_cli
+
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path))
+    created = run(create(server.base, "caged-rats", [{"kind": "open"}, {"kind": "open"}]))
+    code = created["table"]["code"]
+    joined = run(ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Bo"}))
+    link = f"{server.base}/t/{code}#seat={joined['token']}"
+    text, token = server_cli._split_seat_link(link)
+    assert (text, token) == (f"{server.base}/t/{code}", joined["token"])
+    assert server_cli._seat_from_link(server.base, code, joined["token"]) == (1, joined["token"])
+    assert server_cli._take_seat(server.base, code, "Bo", None) == (1, joined["token"])
+    runner = CliRunner()
+    for bad, words in (
+        (f"{server.base}/t/{code}#seat=x!", "a seat link ends in '#seat='"),
+        (f"{server.base}/t/{code}#seat={'A' * 43}", "does not open a seat"),
+    ):
+        result = runner.invoke(cli_app, ["join", bad])
+        assert result.exit_code == 2, result.output
+        assert words in result.output

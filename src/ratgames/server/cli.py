@@ -640,6 +640,20 @@ def _seat_key(base: str, code: str, seat: int | None, known: dict[str, Any] | No
     return f"{key}#{seat + 1}"
 
 
+def _split_seat_link(code: str) -> tuple[str, str | None]:
+    """A table's code or link, and the seat token of a seat link (``.../t/CODE#seat=TOKEN``)."""
+    text, _, fragment = code.strip().partition("#")
+    if not fragment:
+        return text, None
+    if not re.fullmatch(r"seat=[A-Za-z0-9_-]{16,128}", fragment):
+        raise click.BadParameter(
+            "a seat link ends in '#seat=' and the seat's token (letters, digits, - and _), "
+            f"not '#{fragment[:20]}'",
+            param_hint="CODE",
+        )
+    return text, fragment[5:]
+
+
 def _take_seat(base: str, code: str, name: str, seat: int | None) -> tuple[int, str]:
     """A seat at the table: the one remembered for it, else a new one joined now (and
     remembered without overwriting any other seat's token)."""
@@ -652,6 +666,40 @@ def _take_seat(base: str, code: str, name: str, seat: int | None) -> tuple[int, 
     seat_now, token = _join_new(base, code, name, seat)
     _remember_key(key, {"seat": seat_now, "token": token, "name": name})
     return seat_now, token
+
+
+def _seat_from_link(base: str, code: str, token: str) -> tuple[int, str]:
+    """The seat of a seat link's token (asked of the server), remembered for the table unless
+    another seat is remembered there already (then beside it)."""
+    from .client import ClientError, TableClient
+
+    async def ask() -> int | None:
+        client = TableClient(base, code, token)
+        try:
+            welcome = await client.connect(timeout=15)
+        finally:
+            await client.close()
+        seat = welcome.get("seat")
+        return seat if isinstance(seat, int) else None
+
+    try:
+        seat = asyncio.run(ask())
+    except (ClientError, TimeoutError) as exc:
+        message = getattr(exc, "message", str(exc))
+        raise click.BadParameter(
+            f"this seat link does not open a seat at table {code} ({message}): the host may "
+            "have given out a new one; ask them for it",
+            param_hint="CODE",
+        ) from None
+    if seat is None:
+        raise click.BadParameter(f"this seat link opens no seat at table {code}", param_hint="CODE")
+    known = _remembered(base, code)
+    key = f"{base}/t/{code}" if known is None or known.get("seat") == seat else None
+    entry = {"seat": seat, "token": token, "name": (known or {}).get("name", "Player")}
+    if key is not None and known is not None:
+        entry = {**known, "token": token}
+    _remember_key(key or f"{base}/t/{code}#{seat + 1}", entry)
+    return seat, token
 
 
 def _join_new(base: str, code: str, name: str, seat: int | None) -> tuple[int, str]:
@@ -715,18 +763,22 @@ def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> No
     CODE is the table's invite code or link.  The seat token is kept in
     $RATGAMES_HOME/seats.json, so running the command again returns to the same seat
     (another seat of the same table, taken with --seat, is kept beside it).  Seats count
-    from 1, as the tables show them.
+    from 1, as the tables show them.  A seat link (the one the app and the browser show you,
+    or a new one from the host) takes your seat from any computer; it is as secret as the seat
+    itself.
 
     \b
     Examples:
       ratgames join K7QX2M                      the first open seat (or the one you had)
       ratgames join K7QX2M --seat 2 --name Ann  seat 2, as Ann
       ratgames join http://host:8000/t/K7QX2M   from the invite link
+      ratgames join 'http://host:8000/t/K7QX2M#seat=TOKEN'  your seat, from its seat link
       ratgames join K7QX2M --watch              watch without a seat
     """
     from .remote_tui import RemoteApp
 
     seat = _seat_option(seat)
+    code, link_token = _split_seat_link(code)
     base, table_code = _parse_target(code, server)
     info = _ask(base, table_code, f"/api/tables/{table_code}")
     token = None
@@ -734,7 +786,9 @@ def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> No
     if not watch and info.get("status") == "finished":
         raise _over(info, base, table_code, "watch how it ended with 'ratgames join TABLE --watch'")
     host_token = None
-    if not watch:
+    if link_token is not None and not watch:
+        my_seat, token = _seat_from_link(base, table_code, link_token)
+    elif not watch:
         my_seat, token = _take_seat(base, table_code, name, seat)
         known = _remembered(base, table_code)
         if known is not None and known.get("token") == token:

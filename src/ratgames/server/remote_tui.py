@@ -16,6 +16,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Header, RichLog, Static
 
 from ratgames.core.game import Action
@@ -88,6 +89,7 @@ class RemoteApp(App[None]):
         the whole history again: only the ones past this are new)."""
         self.connection_events = 0
         self.ready = False
+        self.early_lines: list[str] = []
         self.pile_seen: dict[int, float] = {}
         """Real time: when each pile version was first shown here (the client's clock, ms)."""
 
@@ -109,6 +111,11 @@ class RemoteApp(App[None]):
             self.panel.focus()
         else:
             self.say(WATCHING)
+        if self.seat is not None and self.client.token:
+            self.say(
+                f"Your seat link (to play this seat from another computer or a browser; keep it "
+                f"secret): {self.seat_link(self.client.token)}"
+            )
         if self.is_host and self.table_info.get("status") == "lobby":
             link = self.client.base.rstrip("/") + str(
                 self.table_info.get("link") or f"/t/{self.code}"
@@ -118,6 +125,10 @@ class RemoteApp(App[None]):
             await self.client.connect()
         except (TimeoutError, ClientError) as exc:
             self.say(f"Cannot connect: {exc}")
+
+    def seat_link(self, token: str) -> str:
+        """The seat link of ``token``: the table's link with the token in its fragment."""
+        return f"{self.client.base.rstrip('/')}/t/{self.code}#seat={token}"
 
     async def on_unmount(self) -> None:
         await self.client.close()
@@ -158,8 +169,20 @@ class RemoteApp(App[None]):
             self.refuse("No answer from the server.")
 
     def say(self, message: str) -> None:
-        """Add a line to the message log."""
-        self.query_one("#log", RichLog).write(Text(message))
+        """Add a line to the message log (kept until the log is on the screen)."""
+        self.early_lines.append(message)
+        if len(self.early_lines) == 1:
+            self.call_after_refresh(self._write_lines)
+
+    def _write_lines(self) -> None:
+        try:
+            log = self.query_one("#log", RichLog)
+        except NoMatches:  # not composed yet
+            self.call_after_refresh(self._write_lines)
+            return
+        lines, self.early_lines = self.early_lines, []
+        for line in lines:
+            log.write(Text(line))
 
     def refuse(self, message: str) -> None:
         """A key that does nothing now: say why in the status line (and the log), with a bell."""
@@ -183,6 +206,9 @@ class RemoteApp(App[None]):
             self.say(f"{msg['name']}: {msg['text']}")
         elif kind == "rematch":
             self.say(f"Rematch at table {msg['table']}: ratgames join {msg['table']}")
+        elif kind == "seat_link":
+            who = self.names[msg["seat"]] if 0 <= msg["seat"] < len(self.names) else "the seat"
+            self.say(f"New seat link for {who}: {self.seat_link(msg['token'])}")
         elif kind == "error" and msg.get("ref") is None:
             self.refuse(f"Server: {msg['message']}")
 
