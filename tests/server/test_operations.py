@@ -434,3 +434,44 @@ def test_a_worker_restart_is_counted_and_logged(db_url: str) -> None:
     line = json.loads(JsonFormatter().format(restarts[0]))
     assert line["event"] == "worker_restarted" and line["workers"] == 1
     assert line["message"].startswith("a search worker died")
+
+
+def test_a_refused_websocket_is_logged(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A WebSocket over its address's limit is refused and logged as connection_refused (at
+    most a few lines a minute: the test starts with the bucket full)."""
+    import websockets
+
+    from ratgames.server import limits
+
+    monkeypatch.setattr(limits, "_REFUSED_LOG", limits.TokenBucket(rate=0.1, burst=3.0))
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger("ratgames.server")
+    logger.addHandler(handler)
+    server = start_server(db_url, Settings(warm_pool=False, max_conns_per_address=1))
+
+    async def main() -> None:
+        url = server.base.replace("http://", "ws://") + "/ws"
+        async with websockets.connect(url):
+            for _ in range(5):
+                async with websockets.connect(url) as extra:
+                    with pytest.raises(websockets.ConnectionClosed) as closed:
+                        await asyncio.wait_for(extra.recv(), 5)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+
+    try:
+        run(main())
+    finally:
+        server.stop()
+        logger.removeHandler(handler)
+    refused = [r for r in records if getattr(r, "event", None) == "connection_refused"]
+    assert len(refused) == 3  # five refusals, three lines: the rest left out
+    assert refused[0].levelno == logging.WARNING
+    assert refused[0].fields == {  # type: ignore[attr-defined]
+        "address": "127.0.0.1",
+        "reason": "too many WebSockets from the address",
+    }
+    assert refused[0].getMessage() == (
+        'connection refused: address=127.0.0.1 reason="too many WebSockets from the address"'
+    )

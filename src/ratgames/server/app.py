@@ -28,7 +28,7 @@ from ratgames.levels import levels_for
 from ratgames.webclient import mount as mount_client
 
 from . import fairness, operations, store
-from .limits import address_key, bound_logs
+from .limits import address_key, bound_logs, log_refused
 from .logs import event
 from .metrics import OFF, Metrics
 from .protocol import (
@@ -330,6 +330,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         client = ws.client
         address = address_of(ws)
         if not lobby.limits.open_socket(address):
+            log_refused(address, "too many WebSockets from the address")
             await ws.close(
                 code=1013,
                 reason=f"too many connections from your address (at most "

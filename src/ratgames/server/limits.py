@@ -241,7 +241,7 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard) -> ty
             why = guard.admit(self._address, transport)
             if why is not None:
                 guard.refused += 1
-                _refused_log(self._address, why)
+                log_refused(self._address, why)
                 transport.abort()
                 return
             super().connection_made(transport)
@@ -273,7 +273,8 @@ def guarded_protocol(base: type[asyncio.Protocol], guard: ConnectionGuard) -> ty
 _REFUSED_LOG = TokenBucket(rate=1.0 / 10.0, burst=3.0)
 
 
-def _refused_log(address: str, why: str) -> None:
+def log_refused(address: str, why: str) -> None:
+    """Log a connection refused by a limit (a few lines a minute at most, whatever comes)."""
     if _REFUSED_LOG.allow():
         event(
             log,
