@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 
@@ -221,7 +221,7 @@ class LobbyCollector(Collector):
         for kind in CONNECTION_KINDS:
             conn_family.add_metric([kind], conns.get(kind, 0))
         yield conn_family
-        expired_family = GaugeMetricFamily(
+        expired_family = CounterMetricFamily(
             "ratgames_tables_expired",
             "Lobby tables expired for want of players since the server started.",
         )
