@@ -140,3 +140,31 @@ def test_a_spectator_is_told_it_watches_and_hears_each_event_once(server: Runnin
         await host.close()
 
     run(main(), timeout=120)
+
+
+def test_a_seat_whose_link_was_reissued_says_so_and_stops(server: Running) -> None:
+    """The host gives out a new link to a seat played in the terminal: the app says why it
+    lost the seat and what to do, and does not keep knocking with the dead token."""
+
+    async def main() -> None:
+        created = await create(server.base, "caged-rats", [{"kind": "open"}, {"kind": "open"}])
+        code = created["table"]["code"]
+        host = TableClient(server.base, code, created["token"], created["host_token"])
+        await host.connect()
+        joined = await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Bo"})
+        info = await ahttp_json(server.base, f"/api/tables/{code}")
+        app = RemoteApp(server.base, code, info, seat=1, token=joined["token"])
+        said: list[str] = []
+        _record_lines(app, said)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _until(pilot, lambda: app.client.connected and app.client.table is not None)
+            host.host("reissue", seat=1)
+            await _until(
+                pilot, lambda: any("ask the host for your new seat link" in s for s in said)
+            )
+            await pilot.pause(1.0)
+            assert app.client.connections == 1, "no reconnecting with a dead token"
+            await app.client.close()
+        await host.close()
+
+    run(main(), timeout=60)

@@ -210,7 +210,21 @@ class RemoteApp(App[None]):
             who = self.names[msg["seat"]] if 0 <= msg["seat"] < len(self.names) else "the seat"
             self.say(f"New seat link for {who}: {self.seat_link(msg['token'])}")
         elif kind == "error" and msg.get("ref") is None:
-            self.refuse(f"Server: {msg['message']}")
+            if msg.get("code") == "bad_token" and self.seat is not None:
+                # The same token would be refused again, or take the seat back from the
+                # window that has it now: no reconnecting.
+                self.client.reconnect = False
+                if "taken over" in msg["message"]:
+                    advice = "This seat is now played from another window or device."
+                else:
+                    advice = (
+                        "This seat's link no longer works here (the host may have given out a "
+                        "new one): ask the host for your new seat link and run "
+                        "'ratgames join LINK'."
+                    )
+                self.refuse(f"Server: {msg['message']}.  {advice}")
+            else:
+                self.refuse(f"Server: {msg['message']}")
 
     def note_pile(self, msg: dict[str, Any]) -> None:
         """Remember when a ``state`` showing a new pile version came (real-time games)."""
