@@ -420,3 +420,27 @@ def test_join_takes_a_seat_from_its_seat_link(
         result = runner.invoke(cli_app, ["join", bad])
         assert result.exit_code == 2, result.output
         assert words in result.output
+
+
+def test_a_remote_bot_that_loses_its_seat_stops_and_says_why(server: Running) -> None:
+    """The host gives out a new link to a bot process's seat: the bot stops with the reason
+    instead of knocking again and again with its dead token."""
+
+    async def main() -> None:
+        created = await create(server.base, "caged-rats", [{"kind": "open"}, {"kind": "open"}])
+        code = created["table"]["code"]
+        host = await connect(server.base, created)
+        joined = await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Bot"})
+        from ratgames.core.registry import get_game
+
+        game = get_game("caged-rats", options={"single_deal": True})
+        task = asyncio.create_task(
+            play_remote(server.base, code, joined["token"], game, "random", 1)
+        )
+        await host.wait(lambda c: c.table is not None and c.table["seats"][1]["connected"])
+        host.host("reissue", seat=1)
+        with pytest.raises(ClientError, match="lost its seat"):
+            await asyncio.wait_for(task, 20)
+        await host.close()
+
+    run(main())

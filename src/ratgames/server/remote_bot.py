@@ -177,6 +177,10 @@ async def play_remote(
     try:
         while True:
             await client.wait(_new_state(acted_at), 3600)
+            lost = _seat_lost(client)
+            if lost is not None:
+                client.reconnect = False  # the token is dead, or another client plays the seat
+                raise ClientError("bad_token", f"the bot lost its seat: {lost}")
             state = client.state
             assert state is not None
             if state.get("outcome") is not None:
@@ -250,8 +254,17 @@ def _sample_fetcher(
 
 
 def _new_state(seen: int) -> Any:
-    """A predicate: the client holds a state other than the one of seq ``seen``."""
-    return lambda c: c.state is not None and c.state["seq"] != seen
+    """A predicate: the client holds a state other than the one of seq ``seen`` (or lost its
+    seat)."""
+    return lambda c: (c.state is not None and c.state["seq"] != seen) or _seat_lost(c) is not None
+
+
+def _seat_lost(client: TableClient) -> str | None:
+    """Why the seat was lost (its token re-issued, or taken by another connection), or None."""
+    for error in client.errors:
+        if error.get("code") == "bad_token":
+            return str(error.get("message"))
+    return None
 
 
 async def _quiet(coro: Any) -> None:
