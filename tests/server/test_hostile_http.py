@@ -478,3 +478,38 @@ def test_serve_answers_to_its_own_name_and_the_allowed_ones(
     result = CliRunner().invoke(serve, ["--db", db])
     assert result.exit_code == 0, result.output
     assert made[1].allowed_hosts == ("127.0.0.1",)
+
+
+# --- bot specs that could read the server's files ------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "/no/such/file.npz", "../caged-rats"])
+def test_a_bot_spec_cannot_name_a_file_on_the_server(server: Running, path: str) -> None:
+    """A policy bot's weights are a path on the machine that runs it: sent to a server, only the
+    names of the policies that come with ratgames are taken, and the refusal is the same for a
+    file that exists and one that does not (nothing is opened)."""
+    answer = httpx.post(
+        server.base + "/api/tables",
+        json={
+            "game": "caged-rats",
+            "seats": [{"kind": "open"}, {"kind": "bot", "bot": f"policy:file={path}"}],
+        },
+        timeout=30,
+    )
+    assert answer.status_code == 400, answer.text
+    detail = answer.json()["detail"]
+    assert "not a path" in detail and "caged-rats" in detail
+    assert path not in detail
+
+
+def test_a_bot_spec_may_name_a_policy_that_comes_with_ratgames(server: Running) -> None:
+    answer = httpx.post(
+        server.base + "/api/tables",
+        json={
+            "game": "caged-rats",
+            "options": {"single_deal": True},
+            "seats": [{"kind": "open"}, {"kind": "bot", "bot": "policy:file=caged-rats"}],
+        },
+        timeout=30,
+    )
+    assert answer.status_code == 201, answer.text

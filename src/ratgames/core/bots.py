@@ -315,6 +315,31 @@ def make_bot(game: Game, spec: str, seed: int = 0) -> Bot:
     return entry.cls(game, seed=seed, **values)
 
 
+def remote_spec_problem(game_id: str, spec: str) -> str | None:
+    """Why a bot spec sent over a network may not be used on this machine, or None.
+
+    A parameter that may name a file on this machine (an :class:`Option` with
+    ``builtin_names``) takes only the names that come with ratgames from a remote client: a path
+    would let the client read, or probe for, any file the server can open.  Checked before the
+    bot is made, so that nothing is opened.
+    """
+    name, raw = parse_bot_spec(spec)
+    entries = {e.name: e for e in bot_entries(game_id)}
+    entry = entries.get(name)
+    if entry is None:
+        return None  # make_bot names the bots
+    for option in entry.cls.params:
+        if option.builtin_names is None or option.name not in raw:
+            continue
+        names = sorted(option.builtin_names())
+        if raw[option.name].strip() not in names:
+            return (
+                f"bot {name!r}: {option.name}= on a server takes one of the names that come "
+                f"with ratgames ({', '.join(names) or 'none'}), not a path"
+            )
+    return None
+
+
 def bot_params_from(cls: type[Bot], given: Mapping[str, Any]) -> dict[str, Any]:
     """Every parameter of ``cls`` with its default, overridden by ``given``."""
     return {p.name: given.get(p.name, p.default) for p in cls.params}

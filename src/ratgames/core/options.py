@@ -46,6 +46,10 @@ class Option:
     parse: Callable[[Any], Any] | None = None
     allowed: str | None = None
     presets: Mapping[Any, Mapping[str, Any]] = field(default_factory=dict)
+    builtin_names: Callable[[], Iterable[str]] | None = None
+    """For an option whose value may be a path to a file on the machine that runs the bot (a
+    weights file): the names it takes that read no file of the user's (those that come with
+    ratgames).  A server accepts only these from its clients."""
 
     def describe_allowed(self) -> str:
         """Words for the values this option takes."""

@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from ratgames.core.bots import Bot, SeatView, make_bot
+from ratgames.core.bots import Bot, SeatView, make_bot, remote_spec_problem
 from ratgames.core.errors import IllegalAction, InvalidNotation, RatgamesError
 from ratgames.core.game import Game, State
 from ratgames.core.registry import get_game
@@ -101,8 +101,12 @@ def now_iso() -> str:
 
 def resolve_bot(game: Game, spec: str | None, settings: Settings | None = None) -> str:
     """A bot spec from a spec or a level name (default ``normal``), checked by making the bot;
-    with a server's ``settings``, a search bot's budget is checked against its limits too."""
+    with a server's ``settings``, a search bot's budget is checked against its limits too, and a
+    parameter that could name a file on the server takes only the names ratgames comes with."""
     text = (spec or "normal").strip()
+    problem = remote_spec_problem(game.id, text) if settings is not None else None
+    if problem is not None:
+        raise RequestError(400, "invalid_message", problem)
     level = text in LEVEL_NAMES
     if level:
         text = level_bot(game.id, text)

@@ -95,7 +95,12 @@ class PolicyBot(Bot):
     name = "policy"
     turn_based_only = True
     params = (
-        Option("file", "", "weights (.npz from 'ratgames train') or a shipped policy's name"),
+        Option(
+            "file",
+            "",
+            "weights (.npz from 'ratgames train') or a shipped policy's name",
+            builtin_names=lambda: list(shipped()),
+        ),
         Option("greedy", True, "play the most probable id (false: sample from the policy)"),
     )
 
