@@ -444,3 +444,46 @@ def test_a_remote_bot_that_loses_its_seat_stops_and_says_why(server: Running) ->
         await host.close()
 
     run(main())
+
+
+def test_the_host_gives_out_a_new_seat_link_from_the_terminal(
+    server: Running, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ratgames join CODE --new-link 2``, run where the table was made: prints the seat's new
+    link (the old token stops working); anyone else, or a seat with no person, is one line
+    with exit code 2."""
+    from ratgames.server import cli as server_cli
+
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path))
+    created = run(create(server.base, "caged-rats", [{"kind": "open"}, {"kind": "open"}]))
+    code = created["table"]["code"]
+    entry = {"seat": 0, "token": created["token"], "name": "Host"}
+    server_cli._remember(server.base, code, {**entry, "host_token": created["host_token"]})
+    joined = run(ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Bo"}))
+    runner = CliRunner()
+    where = ["--server", server.base]
+    result = runner.invoke(cli_app, ["join", code, *where, "--new-link", "2"])
+    assert result.exit_code == 0, result.output
+    link = result.output.strip()
+    assert link.startswith(f"{server.base}/t/{code}#seat=")
+    new_token = link.split("#seat=", 1)[1]
+
+    async def check() -> None:
+        stale = TableClient(server.base, code, joined["token"])
+        with pytest.raises(ClientError):
+            await stale.connect()
+        await stale.close()
+        fresh = TableClient(server.base, code, new_token)
+        assert (await fresh.connect())["seat"] == 1
+        await fresh.close()
+
+    run(check())
+    for args, words in (
+        (["--new-link", "0"], "seats count from 1"),
+        (["--new-link", "3"], "seat 3 has no person in it; the people's seats are 1, 2"),
+    ):
+        bad = runner.invoke(cli_app, ["join", code, *where, *args])
+        assert bad.exit_code == 2 and words in bad.output, bad.output
+    monkeypatch.setenv("RATGAMES_HOME", str(tmp_path / "elsewhere"))
+    bad = runner.invoke(cli_app, ["join", code, *where, "--new-link", "2"])
+    assert bad.exit_code == 2 and "only the host of table" in bad.output, bad.output

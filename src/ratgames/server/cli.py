@@ -735,6 +735,55 @@ def _join_as_bot(base: str, code: str, name: str, seat: int | None, named: bool)
     return _join_new(base, code, name, seat)  # says what was wrong, as for any join
 
 
+def _seat_option_named(value: int, option: str) -> int:
+    if value < 1:
+        raise click.BadParameter(
+            f"seats count from 1 (seat 1 is the first), not {value}", param_hint=option
+        )
+    return value - 1
+
+
+def _new_seat_link(base: str, code: str, info: dict[str, Any], seat: int) -> str:
+    """Ask the server (as the table's host) for a new token of ``seat``: its seat link."""
+    from .client import ClientError, TableClient
+
+    known = _remembered(base, code)
+    host_token = known.get("host_token") if known is not None else None
+    if not host_token:
+        raise click.UsageError(
+            f"only the host of table {code} gives out new seat links, and this account keeps no "
+            "host token for it (the host is who made it with 'ratgames host' or the browser)"
+        )
+    seats = info.get("seats", [])
+    if not 0 <= seat < len(seats) or seats[seat].get("kind") != "person":
+        people = [str(s["seat"] + 1) for s in seats if s.get("kind") == "person"]
+        raise click.BadParameter(
+            f"seat {seat + 1} has no person in it; the people's seats are "
+            f"{', '.join(people) or 'none'}",
+            param_hint="--new-link",
+        )
+
+    async def ask() -> str:
+        client = TableClient(base, code, None, str(host_token))
+        try:
+            await client.connect(timeout=15)
+            client.host("reissue", seat=seat)
+            await client.wait(lambda c: seat in c.seat_links or bool(c.errors), 15)
+            if seat not in client.seat_links:
+                raise ClientError(client.errors[-1]["code"], client.errors[-1]["message"])
+            return client.seat_links[seat]
+        finally:
+            await client.close()
+
+    try:
+        token = asyncio.run(ask())
+    except (ClientError, TimeoutError) as exc:
+        raise click.ClickException(
+            f"table {code} at {base}: no new seat link ({getattr(exc, 'message', exc)})"
+        ) from None
+    return f"{base}/t/{code}#seat={token}"
+
+
 def _seat_option(value: int | None) -> int | None:
     """``--seat N`` (counted from 1, as the tables show them) as the protocol's seat index."""
     if value is None:
@@ -757,7 +806,18 @@ def _seat_option(value: int | None) -> int | None:
     help="The seat to take, counted from 1 (default: the first open one).",
 )
 @click.option("--watch", is_flag=True, help="Watch as a spectator instead of taking a seat.")
-def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> None:
+@click.option(
+    "--new-link",
+    "new_link",
+    type=int,
+    default=None,
+    metavar="SEAT",
+    help="Host only: give the person in SEAT (from 1) a new seat link, print it and stop (their "
+    "old link stops working at once).",
+)
+def join(
+    code: str, server: str, name: str, seat: int | None, watch: bool, new_link: int | None
+) -> None:
     """Play a seat of a table on a server from the terminal (or watch it with --watch).
 
     CODE is the table's invite code or link.  The seat token is kept in
@@ -774,6 +834,7 @@ def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> No
       ratgames join http://host:8000/t/K7QX2M   from the invite link
       ratgames join 'http://host:8000/t/K7QX2M#seat=TOKEN'  your seat, from its seat link
       ratgames join K7QX2M --watch              watch without a seat
+      ratgames join K7QX2M --new-link 2         (host) a new seat link for seat 2
     """
     from .remote_tui import RemoteApp
 
@@ -781,6 +842,11 @@ def join(code: str, server: str, name: str, seat: int | None, watch: bool) -> No
     code, link_token = _split_seat_link(code)
     base, table_code = _parse_target(code, server)
     info = _ask(base, table_code, f"/api/tables/{table_code}")
+    if new_link is not None:
+        click.echo(
+            _new_seat_link(base, table_code, info, _seat_option_named(new_link, "--new-link"))
+        )
+        return
     token = None
     my_seat = None
     if not watch and info.get("status") == "finished":
