@@ -916,7 +916,7 @@ def host(
 
     \b
     Examples:
-      ratgames host rats                           private, two seats: you and a friend
+      ratgames host caged-rats                     private, two seats: you and a friend
       ratgames host rats -n 4 --bots normal hard   you, a friend and two bots
       ratgames host rat-a-tat-cat -o mode=rounds=3 --public --server host:8000
       ratgames host caged-rats --bots easy --no-play   print the code and link only
