@@ -114,7 +114,7 @@ async def racer(
             if version not in plan:
                 fast = rng.randrange(2)
                 base = rng.uniform(150.0, 300.0)
-                gap = rng.uniform(40.0, 120.0)
+                gap = rng.uniform(60.0, 120.0)
                 plan[version] = (base, base + gap) if fast == 0 else (base + gap, base)
             task = asyncio.create_task(slap(version, client.seen_at[last], plan[version][me]))
             tasks.add(task)
@@ -130,7 +130,7 @@ async def racer(
 
 async def race_table(server: Running, seed: int) -> list[tuple[int, int]]:
     """One game between a 20 ms and a 150 ms client that race for every slappable pile, with
-    reactions 40-120 ms apart: (the faster reactor's seat, the winner's seat) for each race,
+    reactions 60-120 ms apart: (the faster reactor's seat, the winner's seat) for each race,
     until RACES races or the end of the game."""
     created = await create(
         server.base,
@@ -490,6 +490,10 @@ def test_a_late_pong_does_not_make_a_connection_look_farther() -> None:
         clock.sample(float(i), float(i) + 0.55, 0.0)
     assert clock.rtt is not None and clock.rtt > 0.5
     assert abs(clock.credited_rtt() - (0.004 + TRANSPORT_SLACK)) < 1e-9
+    # a reading the kernel cannot give yet (no segment timed) keeps the last one
+    clock.probe = lambda: None
+    clock.sample(9.0, 9.55, 0.0)
+    assert clock.transport == 0.004
     blind = Clock(max_rtt=0.2)
     blind.sample(0.0, 0.55, 0.0)
     assert blind.credited_rtt() == 0.2
@@ -556,17 +560,24 @@ def test_the_round_trip_bounds_follow_the_settings(db_url: str) -> None:
             server.base, "egyptian-ratscrew", [{"kind": "open"}, {"kind": "open"}]
         )
         client = await connect(server.base, created)
-        await client.wait(lambda c: c.rtt_ms is not None, 10)
+        await client.wait(lambda c: c.rtt_ms is not None, 30)
         found = [c.clock for c in server.lobby.conns]
+        for _ in range(200):  # the server has taken a few samples (read in its own thread)
+            if found and all(len(c.samples) >= 3 for c in found):
+                break
+            await asyncio.sleep(0.05)
+            found = [c.clock for c in server.lobby.conns]
         await client.close()
         return found
 
     default = start_server(db_url)
     try:
-        (clock,) = run(clocks(default))
+        found = run(clocks(default))
+        assert len(found) == 1, found
+        clock = found[0]
         assert clock.probe is not None and clock.max_rtt == 0.3
-        assert clock.transport is not None and 0 < clock.transport < 0.05
-        assert clock.rtt_limit() < 0.1
+        assert clock.transport is not None and 0 < clock.transport < 0.25, clock.transport
+        assert clock.rtt_limit() == min(0.3, clock.transport + TRANSPORT_SLACK)
     finally:
         default.stop()
     proxied = start_server(
@@ -576,7 +587,9 @@ def test_the_round_trip_bounds_follow_the_settings(db_url: str) -> None:
         ),
     )
     try:
-        (clock,) = run(clocks(proxied))
+        found = run(clocks(proxied))
+        assert len(found) == 1, found
+        clock = found[0]
         assert clock.probe is None and clock.transport is None
         assert clock.rtt_limit() == 0.2
     finally:

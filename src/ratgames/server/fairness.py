@@ -44,15 +44,19 @@ CLAIM_SLACK = 0.040
 """How much earlier than its arrival allows a client's own times may put a reaction (seconds):
 room for jitter on the way, and all that a false claim can gain."""
 
-# struct tcp_info (linux/tcp.h): the smoothed round trip, in microseconds, is its 18th field
-# (8 one-byte fields, then 32-bit ones: rto, ato, snd_mss, rcv_mss, unacked, sacked, lost,
-# retrans, fackets, the four last_* times, pmtu, rcv_ssthresh, rtt).
+# struct tcp_info (linux/tcp.h): after 8 one-byte fields come 32-bit ones, the smoothed round
+# trip (tcpi_rtt, microseconds) the 18th at byte 68; since Linux 4.6 the windowed minimum round
+# trip (tcpi_min_rtt) follows at byte 148, after the 64-bit pacing and byte counters.
 _TCPI_RTT_OFFSET = 68
-_TCPI_SIZE = 104
+_TCPI_MIN_RTT_OFFSET = 148
+_TCPI_SIZE = 232
+_NO_SAMPLE = 0xFFFFFFFF
 
 
 def _tcp_rtt(sock: socket.socket) -> float | None:
-    """The kernel's smoothed round trip of a TCP socket (seconds), or None if unknown."""
+    """The kernel's round trip of a TCP socket (seconds): its windowed minimum where the kernel
+    keeps one (a receiver's delayed acknowledgements inflate the smoothed one), else the
+    smoothed one; None if unknown."""
     try:
         info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, _TCPI_SIZE)
     except (AttributeError, OSError):
@@ -60,6 +64,10 @@ def _tcp_rtt(sock: socket.socket) -> float | None:
     if len(info) < _TCPI_RTT_OFFSET + 4:
         return None
     (micros,) = struct.unpack_from("I", info, _TCPI_RTT_OFFSET)
+    if len(info) >= _TCPI_MIN_RTT_OFFSET + 4:
+        (least,) = struct.unpack_from("I", info, _TCPI_MIN_RTT_OFFSET)
+        if 0 < least < _NO_SAMPLE and (micros == 0 or least < micros):
+            micros = least
     return micros / 1e6 if micros > 0 else None
 
 
@@ -125,7 +133,9 @@ class Clock:
         rtt = max(0.0, received - sent)
         self.samples.append((rtt, client_time - (sent + received) / 2.0))
         if self.probe is not None:
-            self.transport = self.probe()
+            measured = self.probe()
+            if measured is not None:  # none yet: the kernel has not timed a segment
+                self.transport = measured
 
     @property
     def rtt(self) -> float | None:
@@ -268,7 +278,8 @@ class RaceDesk:
     no better-credited action can still arrive: the best credit so far plus the longest round
     trip of the people who could still act (as bounded by :meth:`Clock.credited_rtt`, so that
     a client holding its pongs back does not hold races open), plus a margin, and at most
-    :data:`MAX_WINDOW` after its first action.  Then its actions are applied in the order of their credits.
+    :data:`MAX_WINDOW` after its first action.  Then its actions are applied in the order of
+    their credits.
     """
 
     def __init__(self, table: Table) -> None:
