@@ -487,3 +487,21 @@ def test_the_host_gives_out_a_new_seat_link_from_the_terminal(
     monkeypatch.setenv("RATGAMES_HOME", str(tmp_path / "elsewhere"))
     bad = runner.invoke(cli_app, ["join", code, *where, "--new-link", "2"])
     assert bad.exit_code == 2 and "only the host of table" in bad.output, bad.output
+
+
+def test_seats_named_on_the_command_line_are_checked_from_1(
+    server: Running, tmp_path: Path
+) -> None:
+    created = run(create(server.base, "caged-rats", [{"kind": "open"}, {"kind": "open"}]))
+    code = created["table"]["code"]
+    runner = CliRunner()
+    env = {"RATGAMES_HOME": str(tmp_path)}
+    where = ["--server", server.base]
+    for command, seat, words in (
+        ("join", "3", f"table {code} has seats 1 to 2, not 3"),
+        ("bot", "1", "seat 1 is not open; the open seats are 2"),
+        ("join", "1", "seat 1 is not open; the open seats are 2"),
+    ):
+        result = runner.invoke(cli_app, [command, code, *where, "--seat", seat], env=env)
+        assert result.exit_code == 2, result.output
+        assert words in result.output, result.output

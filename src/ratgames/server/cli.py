@@ -735,6 +735,25 @@ def _join_as_bot(base: str, code: str, name: str, seat: int | None, named: bool)
     return _join_new(base, code, name, seat)  # says what was wrong, as for any join
 
 
+def _check_seat(info: dict[str, Any], seat: int | None) -> None:
+    """Refuse ``--seat`` (given from 1, held from 0) that the table has not, or not open, in
+    the numbering people see."""
+    if seat is None:
+        return
+    seats = info.get("seats", [])
+    if not 0 <= seat < len(seats):
+        raise click.BadParameter(
+            f"table {info.get('code', '')} has seats 1 to {len(seats)}, not {seat + 1}",
+            param_hint="--seat",
+        )
+    if seats[seat].get("kind") != "open":
+        free = [str(s["seat"] + 1) for s in seats if s.get("kind") == "open"]
+        raise click.BadParameter(
+            f"seat {seat + 1} is not open; the open seats are {', '.join(free) or 'none'}",
+            param_hint="--seat",
+        )
+
+
 def _seat_option_named(value: int, option: str) -> int:
     if value < 1:
         raise click.BadParameter(
@@ -855,6 +874,9 @@ def join(
     if link_token is not None and not watch:
         my_seat, token = _seat_from_link(base, table_code, link_token)
     elif not watch:
+        known = _remembered_key(_seat_key(base, table_code, seat, _remembered(base, table_code)))
+        if known is None or known.get("seat") != seat:
+            _check_seat(info, seat)
         my_seat, token = _take_seat(base, table_code, name, seat)
         known = _remembered(base, table_code)
         if known is not None and known.get("token") == token:
@@ -1024,6 +1046,7 @@ def bot(code: str, server: str, spec: str, name: str | None, seat: int | None, s
     game = get_game(info["game"], players=info["players"], options=info["options"])
     resolved = resolve_bot(game, spec)
     display = name or spec
+    _check_seat(info, seat)
     my_seat, token = _join_as_bot(base, table_code, display[:29], seat, named=name is not None)
     click.echo(f"{resolved} plays seat {my_seat + 1} of table {table_code}", err=True)
     try:
