@@ -127,12 +127,10 @@ def test_rat_a_tat_cat_two_browsers_and_a_bot(server: Server, browser: Browser):
     start(ann, [bob])
     # The opening look: your two outer cards are shown, the inner ones are not.
     me = ann.board()["seat"]
-    expect(ann.page.get_by_test_id(f"slot-{me}-1")).not_to_have_attribute(
-        "aria-label", re.compile("face down")
+    expect(ann.page.get_by_test_id(f"slot-{me}-1")).not_to_have_accessible_name(
+        re.compile("face down")
     )
-    expect(ann.page.get_by_test_id(f"slot-{me}-2")).to_have_attribute(
-        "aria-label", re.compile("face down")
-    )
+    expect(ann.page.get_by_test_id(f"slot-{me}-2")).to_have_accessible_name(re.compile("face down"))
     play_to_end([ann, bob], ratatat_move)
     # The round's reveal shows every row.
     for p in (ann, bob):

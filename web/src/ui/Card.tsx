@@ -1,5 +1,7 @@
 // A playing card drawn with its rank and suit symbol (or face down).  Clickable cards are
-// buttons; every card has an accessible name ("queen of spades", "face-down card").
+// buttons; every card has an accessible name ("queen of spades", "face-down card").  A button's
+// name is hidden text inside it rather than an aria-label, since the drawn face ("Q♠") is
+// symbols, not the words of its name.
 import type { JSX } from "preact";
 import { cardName, parseCard, SUIT_SYMBOL, suitInk } from "../cards";
 
@@ -78,13 +80,16 @@ export function Card(p: CardProps): JSX.Element {
   ]
     .filter(Boolean)
     .join(" ");
-  const mark = p.mark ? <span class="mark">{p.mark}</span> : null;
+  const mark = p.mark ? (
+    <span class="mark" aria-hidden="true">
+      {p.mark}
+    </span>
+  ) : null;
   if (p.onClick) {
     return (
       <button
         type="button"
         class={cls}
-        aria-label={label}
         aria-pressed={p.selected === undefined ? undefined : p.selected}
         disabled={p.disabled}
         onClick={p.onClick}
@@ -93,6 +98,7 @@ export function Card(p: CardProps): JSX.Element {
       >
         {face}
         {mark}
+        <span class="visually-hidden">{label}</span>
       </button>
     );
   }

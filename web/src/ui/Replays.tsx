@@ -153,7 +153,7 @@ export function ReplayView(p: { id: number; seat: number | null }): JSX.Element 
         <aside class="side">
           <section aria-labelledby="log-h" class="log-box">
             <h2 id="log-h">This move</h2>
-            <ol class="log">
+            <ol class="log" aria-labelledby="log-h" tabIndex={0}>
               {s.events.map((e, i) => (
                 <li key={i}>{e.text ?? String(e.event.kind ?? "")}</li>
               ))}

@@ -235,7 +235,7 @@ export function TablePage(p: { code: string }): JSX.Element {
             <Players table={table} names={names} toAct={whoActs(table.game, state!)} me={model.seat} />
             <section aria-labelledby="log-h" class="log-box">
               <h2 id="log-h">What happened</h2>
-              <ol class="log" aria-live="polite" data-testid="log">
+              <ol class="log" aria-live="polite" aria-labelledby="log-h" tabIndex={0} data-testid="log">
                 {model.log.slice(-40).map((l) => (
                   <li key={l.n} class={l.seat !== null && l.seat === model.seat ? "mine" : ""}>
                     {personalise(l.text, table)}
@@ -287,7 +287,7 @@ function Chat(p: { model: Model; send: (m: Record<string, unknown>) => void }): 
   return (
     <section aria-labelledby="chat-h" class="chat">
       <h2 id="chat-h">Chat</h2>
-      <ol class="log">
+      <ol class="log" aria-labelledby="chat-h" tabIndex={0}>
         {p.model.chat.slice(-20).map((c) => (
           <li key={c.n}>
             <strong>{c.name}:</strong> {c.text}

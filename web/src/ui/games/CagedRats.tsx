@@ -2,7 +2,7 @@
 // hand (cage two rats, offer, bid, top face up or throw face down), feeding, and the scores.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { sortCards } from "../../cards";
+import { cardName, sortCards } from "../../cards";
 import { actionsFor, cageable, cageFor, phasePrompt, playable } from "../../games/caged";
 import type { Obj } from "../../protocol";
 import { Card } from "../Card";
@@ -77,7 +77,7 @@ export function CagedRatsTable(p: GameProps): JSX.Element {
         {(view.cages?.[s] ?? []).length === 0 && <span class="muted">no rats caged yet</span>}
         {(view.cages?.[s] ?? []).map((r: Obj, i: number) => (
           <div class={"rat " + r.state} key={i}>
-            <Card card={r.rat} size="md" fourColour={p.fourColour} label={`${colour(s)}'s rat ${i + 1}: ${r.rat}, ${r.captures} of ${r.needs} captures, ${r.state}`} />
+            <Card card={r.rat} size="md" fourColour={p.fourColour} label={`${colour(s)}'s rat ${i + 1}: ${cardName(r.rat)}, ${r.captures} of ${r.needs} captures, ${r.state}`} />
             <span class="meter" aria-hidden="true">
               <span style={{ width: `${Math.min(100, (100 * r.captures) / Math.max(1, r.needs))}%` }} />
             </span>
@@ -103,7 +103,7 @@ export function CagedRatsTable(p: GameProps): JSX.Element {
       <div class="offer-zone" data-testid="offer">
         <div class="pile">
           {view.offer ? (
-            <Card key={`o-${view.offer}`} card={view.offer} fourColour={p.fourColour} label={`Capture on offer: ${view.offer}`} />
+            <Card key={`o-${view.offer}`} card={view.offer} fourColour={p.fourColour} label={`Capture on offer: ${cardName(view.offer)}`} />
           ) : (
             <span class="card md empty" role="img" aria-label="No capture on offer" />
           )}
@@ -111,7 +111,7 @@ export function CagedRatsTable(p: GameProps): JSX.Element {
         </div>
         <div class="pile">
           {view.bid ? (
-            <Card key={`b-${view.bid}`} card={view.bid} fourColour={p.fourColour} label={`Bid: ${view.bid}`} />
+            <Card key={`b-${view.bid}`} card={view.bid} fourColour={p.fourColour} label={`Bid: ${cardName(view.bid)}`} />
           ) : (
             <span class="card md empty" role="img" aria-label="No bid yet" />
           )}

@@ -4,6 +4,7 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { KEYS, lookingAt, parseSwap, prompt, slotAction, SLOTS, swapAction, visibleCard } from "../../games/ratatatcat";
 import type { Obj } from "../../protocol";
+import { cardName } from "../../cards";
 import { Card } from "../Card";
 import { typing, useKeys } from "../context";
 import type { GameProps } from "../games";
@@ -103,7 +104,7 @@ export function RatATatCatTable(p: GameProps): JSX.Element {
                   hint = `: swap with your slot ${mine + 1}`;
                 }
               }
-              const label = `${name}: ${card === null ? "face down" : card}${hint}`;
+              const label = `${name}: ${card === null ? "face down" : cardName(card)}${hint}`;
               return (
                 <Card
                   key={`${owner}-${slot}-${card ?? "x"}`}
@@ -162,7 +163,7 @@ export function RatATatCatTable(p: GameProps): JSX.Element {
             <Card
               key={`d${(obs.discard ?? []).length}-${obs.discard_top}`}
               card={obs.discard_top}
-              label={`Discard pile: ${obs.discard_top}${legal.includes("take") ? ": take it" : ""}`}
+              label={`Discard pile: ${cardName(obs.discard_top)}${legal.includes("take") ? ": take it" : ""}`}
               onClick={legal.includes("take") ? () => act("take") : undefined}
               testid="discard-pile"
               fourColour={p.fourColour}

@@ -1,0 +1,101 @@
+"""Accessibility checked by axe-core (web/node_modules/axe-core, installed by `npm ci` in web/)
+in the pages as a person sees them: the lobby, each game's table in play, a finished table and
+its replay.  No serious or critical violation is allowed."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import Server
+from .helpers import DESKTOP, PHONE, Player, create_table, play_to_end, start
+from .test_games import caged_move
+
+AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical violations in the page, one line per element."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `npm ci` in web/")
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text() + "\n;void 0")  # not a script tag: the page's CSP
+    results = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    out = []
+    for v in results["violations"]:
+        if v["impact"] not in ("serious", "critical"):
+            continue
+        for node in v["nodes"]:
+            out.append(f"{v['id']}: {node['target']} {node['failureSummary']}"[:300])
+    return out
+
+
+def open_table(
+    browser: Browser, base: str, game: str, players: int, viewport: dict[str, int]
+) -> Page:
+    """A table of ``game`` with the page's person in seat 0 and bots elsewhere, started."""
+    seats = [{"kind": "open"}] + [{"kind": "bot", "bot": "normal"}] * (players - 1)
+    created = httpx.post(
+        base + "/api/tables",
+        json={"game": game, "seats": seats, "options": {}, "name": "Ann", "public": False},
+    ).json()
+    code = created["table"]["code"]
+    keys = {"token": created["token"], "host_token": created["host_token"], "seat": 0}
+    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    context.add_init_script(
+        f"localStorage.setItem('ratgames.table.{code}', {json.dumps(json.dumps(keys))});"
+    )
+    page = context.new_page()
+    page.goto(f"{base}/t/{code}")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_test_id("board")).to_be_visible()
+    return page
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_lobby(server: Server, browser: Browser, viewport: dict[str, int]):
+    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(server.base + "/")
+    expect(page.get_by_role("button", name="Create the table")).to_be_visible()
+    assert serious_violations(page) == []
+    page.goto(server.base + "/replays")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    assert serious_violations(page) == []
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [("rat-a-tat-cat", 3), ("egyptian-ratscrew", 3), ("rats", 3), ("caged-rats", 2)],
+)
+def test_each_games_table(server: Server, browser: Browser, game: str, players: int):
+    page = open_table(browser, server.base, game, players, DESKTOP)
+    # Let the bots move and the log fill a little, then look at the table as it stands.
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not page.locator(".log li").count():
+        time.sleep(0.1)
+    time.sleep(0.5)
+    assert serious_violations(page) == []
+    page.context.close()
+
+
+def test_a_finished_table_and_its_replay(server: Server, browser: Browser):
+    ann = Player(browser, server.base, "Ann")
+    create_table(ann, "caged-rats", 2, {1: "bot:easy"}, {"single_deal": True})
+    start(ann, [])
+    play_to_end([ann], caged_move)
+    assert serious_violations(ann.page) == []
+    ann.page.get_by_role("link", name="Watch the replay").click()
+    expect(ann.page.get_by_test_id("replay-step")).to_contain_text("move 0 of")
+    assert serious_violations(ann.page) == []
+    ann.page.keyboard.press("ArrowRight")
+    ann.page.keyboard.press("ArrowRight")
+    expect(ann.page.get_by_test_id("replay-step")).to_contain_text("move 2 of")
+    assert serious_violations(ann.page) == []
+    ann.close()
