@@ -105,6 +105,8 @@ def create_table(
         page.locator(f"select[name=seat{seat + 1}]").select_option(kind)
     for name, value in options.items():
         field = page.locator(f"#opt-{name}")
+        if not field.is_visible():  # a safety cap, folded under "Advanced"
+            page.locator("details.advanced > summary").click()
         if isinstance(value, bool):
             field.set_checked(value)
         elif field.evaluate("e => e.tagName") == "SELECT":

@@ -70,6 +70,42 @@ def test_the_lobby(server: Server, browser: Browser, viewport: dict[str, int]):
     context.close()
 
 
+def no_overflow(page: Page) -> None:
+    """Nothing wider than the screen (no sideways scrolling)."""
+    width = page.evaluate("() => document.scrollingElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width  # type: ignore[index]
+
+
+def test_the_phone_lobby_fits_and_creates_a_table(server: Server, browser: Browser):
+    context = browser.new_context(viewport=PHONE)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(server.base + "/")
+    for game in ("rat-a-tat-cat", "egyptian-ratscrew", "rats", "caged-rats"):
+        page.locator(f"input[name=game][value={game}]").check()
+        page.locator("select[name=players]").select_option(index=0)
+        no_overflow(page)
+    page.locator("input[name=game][value=rat-a-tat-cat]").check()
+    page.locator("select[name=players]").select_option("4")
+    # Players read words: bot levels, options by what they do, caps folded away.
+    assert page.locator("select[name=seat2] option").all_inner_texts() == [
+        "A friend (open seat)",
+        "Easy bot",
+        "Normal bot",
+        "Hard bot",
+        "Expert bot",
+    ]
+    form = page.locator("form").filter(has=page.get_by_role("button", name="Create the table"))
+    for word in ("turn_cap", "memory_aid", "pimc", "Safety cap"):
+        assert word not in form.inner_text()
+    expect(page.locator("#opt-turn_cap")).to_be_hidden()
+    no_overflow(page)
+    page.locator("#name").fill("Ann")
+    page.get_by_role("button", name="Create the table").click()  # no other element in the way
+    page.wait_for_url("**/t/*")
+    no_overflow(page)
+    context.close()
+
+
 @pytest.mark.parametrize(
     ("game", "players"),
     [("rat-a-tat-cat", 3), ("egyptian-ratscrew", 3), ("rats", 3), ("caged-rats", 2)],

@@ -4,7 +4,7 @@ import type { JSX } from "preact";
 import { useContext, useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { changedOptions, controlFor, optionValue } from "../options";
-import type { GameInfo, Json, TableInfo } from "../protocol";
+import type { GameInfo, Json, OptionInfo, TableInfo } from "../protocol";
 import { cleanCode } from "../route";
 import { Ctx } from "./context";
 
@@ -190,6 +190,13 @@ function NewTable(p: { games: GameInfo[]; name: string }): JSX.Element {
     }
   };
 
+  // Safety caps (meant for simulations) are folded away under "Advanced".
+  const entries = Object.entries(game.options);
+  const main = entries.filter(([, info]) => !isCap(info));
+  const advanced = entries.filter(([, info]) => isCap(info));
+  const setOption = (name: string, info: OptionInfo) => (raw: string | boolean) =>
+    setValues({ ...values, [name]: optionValue(info, raw) });
+
   return (
     <section class="panel" aria-labelledby="new-h">
       <h2 id="new-h">New table</h2>
@@ -253,11 +260,10 @@ function NewTable(p: { games: GameInfo[]; name: string }): JSX.Element {
                       setSeats(next);
                     }}
                   >
-                    <option value="open">a friend (open seat)</option>
+                    <option value="open">A friend (open seat)</option>
                     {LEVELS.filter((l) => l in game.levels || true).map((l) => (
                       <option value={`bot:${l}`} key={l}>
-                        bot, {l}
-                        {game.levels[l] ? ` (${game.levels[l]})` : ""}
+                        {l.charAt(0).toUpperCase() + l.slice(1)} bot
                       </option>
                     ))}
                   </select>
@@ -284,68 +290,17 @@ function NewTable(p: { games: GameInfo[]; name: string }): JSX.Element {
 
         <fieldset>
           <legend>Options of {game.title}</legend>
-          {Object.entries(game.options).map(([name, info]) => {
-            const control = controlFor(info);
-            const value = values[name] ?? info.default;
-            const set = (raw: string | boolean) => setValues({ ...values, [name]: optionValue(info, raw) });
-            const help = `${info.help} Default: ${String(info.default)}.`;
-            const id = `opt-${name}`;
-            return (
-              <div class="option" key={`${game.id}-${name}`}>
-                {control.kind === "bool" ? (
-                  <label class="check" for={id}>
-                    <input
-                      id={id}
-                      type="checkbox"
-                      checked={value === true}
-                      aria-describedby={`${id}-help`}
-                      onChange={(e) => set((e.currentTarget as HTMLInputElement).checked)}
-                    />
-                    {name}
-                  </label>
-                ) : (
-                  <label class="field" for={id}>
-                    {name}
-                    {control.kind === "choice" ? (
-                      <select
-                        id={id}
-                        value={String(value)}
-                        aria-describedby={`${id}-help`}
-                        onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}
-                      >
-                        {control.choices.map((c) => (
-                          <option value={c} key={c}>
-                            {c}
-                          </option>
-                        ))}
-                      </select>
-                    ) : control.kind === "int" ? (
-                      <input
-                        id={id}
-                        type="number"
-                        min={control.min !== null ? control.min : undefined}
-                        max={control.max !== null ? control.max : undefined}
-                        value={String(value)}
-                        aria-describedby={`${id}-help`}
-                        onInput={(e) => set((e.currentTarget as HTMLInputElement).value)}
-                      />
-                    ) : (
-                      <input
-                        id={id}
-                        type="text"
-                        value={String(value)}
-                        aria-describedby={`${id}-help`}
-                        onInput={(e) => set((e.currentTarget as HTMLInputElement).value)}
-                      />
-                    )}
-                  </label>
-                )}
-                <small id={`${id}-help`} class="help">
-                  {help}
-                </small>
-              </div>
-            );
-          })}
+          {main.map(([name, info]) => (
+            <OptionField key={`${game.id}-${name}`} name={name} info={info} value={values[name] ?? info.default} set={setOption(name, info)} />
+          ))}
+          {advanced.length > 0 && (
+            <details class="advanced">
+              <summary>Advanced: safety caps for long games</summary>
+              {advanced.map(([name, info]) => (
+                <OptionField key={`${game.id}-${name}`} name={name} info={info} value={values[name] ?? info.default} set={setOption(name, info)} />
+              ))}
+            </details>
+          )}
         </fieldset>
         {error && (
           <p class="error" role="alert">
@@ -357,5 +312,66 @@ function NewTable(p: { games: GameInfo[]; name: string }): JSX.Element {
         </button>
       </form>
     </section>
+  );
+}
+
+function isCap(info: OptionInfo): boolean {
+  return /^safety cap/i.test(info.help);
+}
+
+/** A choice as words: "shuffle_back" -> "shuffle back". */
+function choiceWords(c: string): string {
+  return c.replace(/_/g, " ");
+}
+
+/** A game option as a form control labelled by its help text (the option's name is for the
+ * API and the terminal, not for players). */
+function OptionField(p: { name: string; info: OptionInfo; value: Json; set: (raw: string | boolean) => void }): JSX.Element {
+  const { name, info, value, set } = p;
+  const control = controlFor(info);
+  const id = `opt-${name}`;
+  const label = info.help.replace(/^Safety cap( for simulations)?:\s*/i, "").replace(/_/g, " ");
+  const shown = label.charAt(0).toUpperCase() + label.slice(1);
+  if (control.kind === "bool") {
+    return (
+      <div class="option">
+        <label class="check" for={id}>
+          <input id={id} type="checkbox" checked={value === true} onChange={(e) => set((e.currentTarget as HTMLInputElement).checked)} />
+          <span>{shown}</span>
+        </label>
+      </div>
+    );
+  }
+  const def = control.kind === "choice" ? choiceWords(String(info.default)) : String(info.default);
+  return (
+    <div class="option">
+      <label class="field" for={id}>
+        {shown}
+        {control.kind === "choice" ? (
+          <select id={id} value={String(value)} aria-describedby={`${id}-help`} onChange={(e) => set((e.currentTarget as HTMLSelectElement).value)}>
+            {control.choices.map((c) => (
+              <option value={c} key={c}>
+                {choiceWords(c)}
+              </option>
+            ))}
+          </select>
+        ) : control.kind === "int" ? (
+          <input
+            id={id}
+            type="number"
+            min={control.min !== null ? control.min : undefined}
+            max={control.max !== null ? control.max : undefined}
+            value={String(value)}
+            aria-describedby={`${id}-help`}
+            onInput={(e) => set((e.currentTarget as HTMLInputElement).value)}
+          />
+        ) : (
+          <input id={id} type="text" value={String(value)} aria-describedby={`${id}-help`} onInput={(e) => set((e.currentTarget as HTMLInputElement).value)} />
+        )}
+      </label>
+      <small id={`${id}-help`} class="help">
+        {control.kind === "text" ? `Allowed: ${info.allowed}. ` : ""}Default: {def}.
+      </small>
+    </div>
   );
 }
