@@ -5,6 +5,7 @@ its replay.  No serious or critical violation is allowed."""
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from .conftest import Server
 from .helpers import DESKTOP, PHONE, Player, create_table, play_to_end, start
 from .test_games import caged_move
 
+CARD_CODE = re.compile(r"\b(10|[2-9JQKA])[CDHS]\b")
 AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
 
 
@@ -110,14 +112,20 @@ def test_the_phone_lobby_fits_and_creates_a_table(server: Server, browser: Brows
     ("game", "players"),
     [("rat-a-tat-cat", 3), ("egyptian-ratscrew", 3), ("rats", 3), ("caged-rats", 2)],
 )
-def test_each_games_table(server: Server, browser: Browser, game: str, players: int):
-    page = open_table(browser, server.base, game, players, DESKTOP)
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_each_games_table(
+    server: Server, browser: Browser, game: str, players: int, viewport: dict[str, int]
+):
+    page = open_table(browser, server.base, game, players, viewport)
     # Let the bots move and the log fill a little, then look at the table as it stands.
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and not page.locator(".log li").count():
         time.sleep(0.1)
     time.sleep(0.5)
     assert serious_violations(page) == []
+    no_overflow(page)
+    # The log writes cards as they are drawn (A♥), not as codes (AH).
+    assert not CARD_CODE.search(page.get_by_test_id("log").inner_text())
     page.context.close()
 
 
@@ -134,4 +142,13 @@ def test_a_finished_table_and_its_replay(server: Server, browser: Browser):
     ann.page.keyboard.press("ArrowRight")
     expect(ann.page.get_by_test_id("replay-step")).to_contain_text("move 2 of")
     assert serious_violations(ann.page) == []
+    # Players read words: the bot by its level, no card codes, no game ids.
+    expect(ann.page.locator("main")).to_contain_text("Easy bot")
+    assert not CARD_CODE.search(ann.page.locator(".log-box").inner_text())
+    ann.page.set_viewport_size(PHONE)
+    no_overflow(ann.page)
+    ann.page.get_by_role("link", name="All replays").click()
+    expect(ann.page.get_by_test_id("records")).to_contain_text("Caged Rats")
+    assert "caged-rats" not in ann.page.get_by_test_id("records").inner_text()
+    no_overflow(ann.page)
     ann.close()

@@ -109,3 +109,9 @@ export function cardsIn(text: string): string[] {
     })
     .map((w) => w.toUpperCase());
 }
+
+/** A text with its standard cards written with suit symbols, as the cards are drawn:
+ * "Seat 2 leads AH AS" -> "Seat 2 leads A♥ A♠", "cages 10D and BJ" -> "cages 10♦ and Joker". */
+export function withSuitSymbols(text: string): string {
+  return text.replace(/\b(?:(10|[2-9JQKA])([CDHS])|BJ|RJ)\b/g, (whole) => cardShort(whole));
+}

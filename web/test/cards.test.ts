@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { cardName, cardOrder, cardShort, cardsIn, parseCard, sortCards, suitInk } from "../src/cards";
+import { cardName, cardOrder, cardShort, cardsIn, parseCard, sortCards, suitInk, withSuitSymbols } from "../src/cards";
 
 describe("cards", () => {
+  it("writes the cards in a log line with suit symbols", () => {
+    expect(withSuitSymbols("You play 4H")).toBe("You play 4♥");
+    expect(withSuitSymbols("Seat 2 leads AH AS; Black cages 10D and RJ")).toBe("Seat 2 leads A♥ A♠; Black cages 10♦ and Joker");
+    expect(withSuitSymbols("the discard pile starts with 6; ASK 4HX")).toBe("the discard pile starts with 6; ASK 4HX");
+  });
+
   it("parses standard cards, jokers and Rat-a-Tat Cat cards", () => {
     expect(parseCard("10H")).toMatchObject({ kind: "standard", rank: "10", suit: "H" });
     expect(parseCard("qs")).toMatchObject({ kind: "standard", rank: "Q", suit: "S" });

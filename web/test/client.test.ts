@@ -230,3 +230,13 @@ describe("routes, codes, options and storage", () => {
     expect(new Memory(null).seat("K7QX2M")).toBeNull();
   });
 });
+
+describe("replay seats", () => {
+  it("names bots by their level in words and keeps people's names", async () => {
+    const { replaySeatName } = await import("../src/ui/Replays");
+    expect(replaySeatName({ name: "normal", player: "normal" }, "rats", 1)).toBe("Normal bot");
+    expect(replaySeatName({ name: "expert", player: "pimc:seconds=1.5" }, "rats", 2)).toBe("Expert bot");
+    expect(replaySeatName({ name: "Ann", player: "human" }, "rats", 0)).toBe("Ann");
+    expect(replaySeatName({ name: "", player: "human" }, "caged-rats", 1)).toBe("Black");
+  });
+});

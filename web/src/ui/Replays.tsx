@@ -3,11 +3,29 @@
 import type { JSX } from "preact";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
+import { withSuitSymbols } from "../cards";
 import type { RecordSummary, Replay, StateMsg } from "../protocol";
 import { Ctx, typing } from "./context";
 import { GameView } from "./games";
 import { Outcome } from "./parts";
 import { fallbackName } from "./TablePage";
+
+const TITLES: Record<string, string> = {
+  "rat-a-tat-cat": "Rat-a-Tat Cat",
+  "egyptian-ratscrew": "Egyptian Ratscrew",
+  rats: "Rats",
+  "caged-rats": "Caged Rats",
+};
+const LEVELS = ["easy", "normal", "hard", "expert"];
+
+/** A seat of a stored game as players read it: a person's name, "Expert bot" for a bot. */
+export function replaySeatName(seat: { name: string; player: string }, game: string, i: number): string {
+  const name = seat.name || fallbackName(game, i);
+  if (!seat.player || seat.player === "human") return name;
+  const level = name.toLowerCase();
+  if (LEVELS.includes(level)) return `${level.charAt(0).toUpperCase()}${level.slice(1)} bot`;
+  return `${name} (bot)`;
+}
 
 export function ReplayList(): JSX.Element {
   const { navigate } = useContext(Ctx);
@@ -29,10 +47,10 @@ export function ReplayList(): JSX.Element {
           {records.map((r) => (
             <li key={r.id}>
               <a href={`/replays/${r.id}`} onClick={(e) => (e.preventDefault(), navigate(`/replays/${r.id}`))}>
-                #{r.id} {r.game}
+                {TITLES[r.game] ?? r.game}, {r.created.replace("T", " ").slice(0, 16)}
               </a>{" "}
               <span class="muted">
-                {r.players} players · table {r.table} · {r.created.replace("T", " ").slice(0, 16)}
+                {r.players} players · table {r.table}
                 {r.outcome ? ` · won by ${r.outcome.winners.map((w) => fallbackName(r.game, w)).join(", ")}` : ""}
               </span>
             </li>
@@ -84,7 +102,7 @@ export function ReplayView(p: { id: number; seat: number | null }): JSX.Element 
   if (error) return <main class="page"><h1>Replay #{p.id}</h1><p class="error" role="alert">{error}</p></main>;
   if (!replay) return <main class="page"><h1>Replay #{p.id}</h1><p>Loading...</p></main>;
   const s = replay.steps[Math.min(step, last)];
-  const names = replay.seats.map((x, i) => x.name || fallbackName(replay.game, i));
+  const names = replay.seats.map((x, i) => replaySeatName(x, replay.game, i));
   const state: StateMsg = {
     type: "state",
     v: 1,
@@ -108,7 +126,7 @@ export function ReplayView(p: { id: number; seat: number | null }): JSX.Element 
     <main class={"page table-page game-" + replay.game}>
       <div class="table-head">
         <h1>
-          {replay.title} <span class="muted">· replay #{replay.id}</span>
+          {replay.title} <span class="muted">· replay</span>
         </h1>
         <p>
           <a href="/replays" onClick={(e) => (e.preventDefault(), navigate("/replays"))}>
@@ -155,7 +173,7 @@ export function ReplayView(p: { id: number; seat: number | null }): JSX.Element 
             <h2 id="log-h">This move</h2>
             <ol class="log" aria-labelledby="log-h" tabIndex={0}>
               {s.events.map((e, i) => (
-                <li key={i}>{e.text ?? String(e.event.kind ?? "")}</li>
+                <li key={i}>{withSuitSymbols(e.text ?? String(e.event.kind ?? ""))}</li>
               ))}
             </ol>
           </section>

@@ -4,6 +4,7 @@
 import type { JSX } from "preact";
 import { useContext, useEffect, useReducer, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
+import { withSuitSymbols } from "../cards";
 import { initial, type Model, personalise, reduce, refusalText, seatNames, sent } from "../model";
 import { Connection, socketUrl, type Status } from "../net";
 import type { ServerMsg, StateMsg, TableInfo } from "../protocol";
@@ -238,7 +239,7 @@ export function TablePage(p: { code: string }): JSX.Element {
               <ol class="log" aria-live="polite" aria-labelledby="log-h" tabIndex={0} data-testid="log">
                 {model.log.slice(-40).map((l) => (
                   <li key={l.n} class={l.seat !== null && l.seat === model.seat ? "mine" : ""}>
-                    {personalise(l.text, table)}
+                    {withSuitSymbols(personalise(l.text, table))}
                   </li>
                 ))}
               </ol>

@@ -124,7 +124,7 @@ export function RatsTable(p: GameProps): JSX.Element {
           </li>
         ))}
       </ul>
-      {view.stock ? <p class="muted">Stock: {view.stock} cards, to the winner of this round's last trick.</p> : null}
+      {view.stock ? <p class="muted">Stock: {view.stock} card{view.stock === 1 ? "" : "s"}, to the winner of this round's last trick.</p> : null}
       <section class="trick" aria-label="The trick" data-testid="trick">
         {!trick ? (
           <p>{view.over ? "" : `${p.names[view.leader]}${view.leader === me ? " (you)" : ""} leads the next trick.`}</p>

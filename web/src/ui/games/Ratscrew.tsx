@@ -172,7 +172,7 @@ export function RatscrewTable(p: GameProps): JSX.Element {
         <p class="muted">
           {pile.length} card{pile.length === 1 ? "" : "s"} in the pile
           {pile.length > SHOWN ? ` (top ${SHOWN} shown)` : ""}
-          {burned ? ` · ${burned} burned under it` : ""} · pile {version}
+          {burned ? ` · ${burned} burned under it` : ""}
         </p>
       </div>
       {challenge && <p class="challenge" data-testid="challenge">{challenge}</p>}
