@@ -175,4 +175,4 @@ def test_rats_two_browsers_and_a_bot_then_the_replay(server: Server, browser: Br
     page.keyboard.press("End")
     expect(page.get_by_test_id("outcome")).to_be_visible()
     page.get_by_role("link", name="All replays").click()
-    expect(page.get_by_test_id("records")).to_contain_text("rats")
+    expect(page.get_by_test_id("records")).to_contain_text("Rats")
