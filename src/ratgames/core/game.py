@@ -448,7 +448,7 @@ class State(ABC, Generic[A, G]):
         self._time = 0.0
         self._sampled = False
         self._last_stage = -1
-        self._listed: tuple[Any, ...] | None = None
+        self._listed: list[Any] | None = None
         self._listed_seat = -1
 
     def _copy_core_to(self, other: State) -> None:
@@ -673,11 +673,12 @@ class State(ABC, Generic[A, G]):
     def legal_actions(self, seat: object) -> list[A]:
         """Every action ``seat`` may take now, each once, in a stable order (none for a seat
         that is not to act).  The very objects listed are then accepted by :meth:`apply` at
-        once, until the state changes."""
+        once, until the state changes: the list is the state's own record of them, to be read,
+        never changed."""
         if seat.__class__ is not int or not 0 <= seat < self.game.players:  # type: ignore[operator,unused-ignore]
             seat = self._check_seat(seat)
         found = self._legal_actions(seat)  # type: ignore[arg-type,unused-ignore]
-        self._listed = tuple(found)
+        self._listed = found
         self._listed_seat = seat  # type: ignore[assignment,unused-ignore]
         return found
 
