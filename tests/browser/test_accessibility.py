@@ -134,6 +134,12 @@ def test_a_finished_table_and_its_replay(server: Server, browser: Browser):
     create_table(ann, "caged-rats", 2, {1: "bot:easy"}, {"single_deal": True})
     start(ann, [])
     play_to_end([ann], caged_move)
+    # The result, with its Rematch and replay, is scrolled into view when the game ends.
+    expect(ann.page.get_by_role("button", name="Rematch")).to_be_in_viewport()
+    # The log shows its newest lines.
+    log = ann.page.get_by_test_id("log")
+    assert log.evaluate("e => e.scrollTop + e.clientHeight >= e.scrollHeight - 8")
+    assert log.evaluate("e => e.scrollHeight > e.clientHeight")
     assert serious_violations(ann.page) == []
     ann.page.get_by_role("link", name="Watch the replay").click()
     expect(ann.page.get_by_test_id("replay-step")).to_contain_text("move 0 of")
@@ -152,3 +158,26 @@ def test_a_finished_table_and_its_replay(server: Server, browser: Browser):
     assert "caged-rats" not in ann.page.get_by_test_id("records").inner_text()
     no_overflow(ann.page)
     ann.close()
+
+
+def test_focus_is_visible_and_targets_are_big_enough(server: Server, browser: Browser):
+    page = open_table(browser, server.base, "rats", 3, PHONE)
+    header = page.locator("header.top nav a, header.top label")
+    for box in [header.nth(i).bounding_box() for i in range(header.count())]:
+        assert box and box["height"] >= 40, box
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not page.locator(".hand button.card.live").count():
+        time.sleep(0.1)
+    chips = page.locator("[data-testid=hints] button.chip")
+    for box in [chips.nth(i).bounding_box() for i in range(chips.count())]:
+        assert box and box["height"] >= 40, box
+    card = page.locator(".hand button.card.live").first
+    card.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # focus by keyboard: :focus-visible
+    ring = card.evaluate(
+        "e => { const s = getComputedStyle(e);"
+        " return [s.outlineStyle, s.outlineWidth, s.outlineColor]; }"
+    )
+    assert ring == ["solid", "3px", "rgb(11, 61, 145)"], ring
+    page.context.close()

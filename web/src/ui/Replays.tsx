@@ -146,7 +146,7 @@ export function ReplayView(p: { id: number; seat: number | null }): JSX.Element 
             ))}
           </select>
         </label>
-        <button type="button" onClick={() => setStep(0)} aria-label="First move" aria-keyshortcuts="Home">⏮</button>
+        <button type="button" onClick={() => setStep(0)} aria-label="First move" aria-keyshortcuts="Home">|◀</button>
         <button type="button" onClick={() => setStep(Math.max(0, step - 1))} aria-label="Previous move" aria-keyshortcuts="ArrowLeft">◀</button>
         <input
           type="range"
@@ -157,7 +157,7 @@ export function ReplayView(p: { id: number; seat: number | null }): JSX.Element 
           onInput={(e) => setStep(Number((e.currentTarget as HTMLInputElement).value))}
         />
         <button type="button" onClick={() => setStep(Math.min(last, step + 1))} aria-label="Next move" aria-keyshortcuts="ArrowRight">▶</button>
-        <button type="button" onClick={() => setStep(last)} aria-label="Last move" aria-keyshortcuts="End">⏭</button>
+        <button type="button" onClick={() => setStep(last)} aria-label="Last move" aria-keyshortcuts="End">▶|</button>
         <span data-testid="replay-step">
           move {step} of {last}
           {s.action ? ` · ${names[s.seat ?? 0]}: ${s.action}` : ""}

@@ -36,6 +36,26 @@ export function TablePage(p: { code: string }): JSX.Element {
   const [notice, setNotice] = useState("");
   const [issued, setIssued] = useState<{ seat: number; link: string } | null>(null);
   const conn = useRef<Connection | null>(null);
+  // The log keeps its newest lines in sight unless the reader scrolled up to read older ones.
+  const logRef = useRef<HTMLOListElement | null>(null);
+  const logHeight = useRef(0);
+  const lastLog = model.log.length ? model.log[model.log.length - 1].n : -1;
+  useEffect(() => {
+    const el = logRef.current;
+    if (!el) return;
+    // At the end before these lines came (the height they had then): follow them.
+    if (el.scrollTop + el.clientHeight >= logHeight.current - 8) el.scrollTop = el.scrollHeight;
+    logHeight.current = el.scrollHeight;
+  }, [lastLog]);
+  // The result (with Rematch and the replay) is scrolled into view when the game ends.
+  const over = !!model.state?.outcome;
+  useEffect(() => {
+    if (!over) return;
+    const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+    document
+      .querySelector("[data-testid=outcome]")
+      ?.scrollIntoView({ block: "nearest", behavior: reduced ? "auto" : "smooth" });
+  }, [over]);
 
   useEffect(() => {
     const fromLink = seatLinkToken(location.hash);
@@ -236,7 +256,14 @@ export function TablePage(p: { code: string }): JSX.Element {
             <Players table={table} names={names} toAct={whoActs(table.game, state!)} me={model.seat} />
             <section aria-labelledby="log-h" class="log-box">
               <h2 id="log-h">What happened</h2>
-              <ol class="log" aria-live="polite" aria-labelledby="log-h" tabIndex={0} data-testid="log">
+              <ol
+                class="log"
+                aria-live="polite"
+                aria-labelledby="log-h"
+                tabIndex={0}
+                data-testid="log"
+                ref={logRef}
+              >
                 {model.log.slice(-40).map((l) => (
                   <li key={l.n} class={l.seat !== null && l.seat === model.seat ? "mine" : ""}>
                     {withSuitSymbols(personalise(l.text, table))}
