@@ -181,3 +181,24 @@ def test_focus_is_visible_and_targets_are_big_enough(server: Server, browser: Br
     )
     assert ring == ["solid", "3px", "rgb(11, 61, 145)"], ring
     page.context.close()
+
+
+def test_turn_in_the_title_sound_remembered_and_chat_keys(server: Server, browser: Browser):
+    page = open_table(browser, server.base, "rats", 3, DESKTOP)
+    expect(page.locator(".hand button.card.live").first).to_be_visible()
+    expect(page).to_have_title("● Your turn — ratgames")
+    sound = page.get_by_test_id("turn-sound")
+    expect(sound).not_to_be_checked()  # off unless chosen
+    sound.check()
+    # Game keys do not act while the chat has focus: they type; Escape leaves the chat.
+    chat = page.get_by_label("Chat message")
+    chat.click()
+    seq = page.get_by_test_id("board").get_attribute("data-seq")
+    page.keyboard.type("hpx")
+    expect(chat).to_have_value("hpx")
+    assert page.get_by_test_id("board").get_attribute("data-seq") == seq
+    page.keyboard.press("Escape")
+    expect(chat).not_to_be_focused()
+    page.reload()
+    expect(page.get_by_test_id("turn-sound")).to_be_checked()  # remembered
+    page.context.close()

@@ -58,6 +58,14 @@ export class Memory {
     this.set("fourColour", value ? "1" : null);
   }
 
+  /** A sound when the person's turn comes (off unless chosen). */
+  get turnSound(): boolean {
+    return this.get("turnSound") === "1";
+  }
+  set turnSound(value: boolean) {
+    this.set("turnSound", value ? "1" : null);
+  }
+
   seat(code: string): SeatKeys | null {
     const raw = this.get("table." + code.toUpperCase());
     if (raw === null) return null;

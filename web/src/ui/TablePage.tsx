@@ -22,6 +22,26 @@ function reducer(m: Model, a: Action): Model {
 
 const LEVELS = ["easy", "normal", "hard", "expert"];
 
+/** A short soft tone (Web Audio; nothing if the browser has none or blocks it). */
+function beep(): void {
+  try {
+    const Audio = window.AudioContext;
+    if (!Audio) return;
+    const ctx = new Audio();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.12, ctx.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.35);
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.35);
+    osc.onended = () => void ctx.close();
+  } catch {
+    // no sound
+  }
+}
+
 export function fallbackName(game: string, i: number): string {
   if (game === "caged-rats") return ["Red", "Black"][i] ?? `Seat ${i + 1}`;
   return `Seat ${i + 1}`;
@@ -47,6 +67,15 @@ export function TablePage(p: { code: string }): JSX.Element {
     if (el.scrollTop + el.clientHeight >= logHeight.current - 8) el.scrollTop = el.scrollHeight;
     logHeight.current = el.scrollHeight;
   }, [lastLog]);
+  // The tab's title says when the person's turn has come (seen from another tab), with a
+  // short sound if they chose one.
+  const [sound, setSound] = useState(() => memory.turnSound);
+  const myTurn = !!model.state && !model.state.outcome && model.state.legal.length > 0 && model.seat !== null;
+  useEffect(() => {
+    document.title = myTurn ? "● Your turn — ratgames" : "ratgames";
+    if (myTurn && sound) beep();
+  }, [myTurn]);
+  useEffect(() => () => void (document.title = "ratgames"), []);
   // The result (with Rematch and the replay) is scrolled into view when the game ends.
   const over = !!model.state?.outcome;
   useEffect(() => {
@@ -254,6 +283,21 @@ export function TablePage(p: { code: string }): JSX.Element {
           </section>
           <aside class="side">
             <Players table={table} names={names} toAct={whoActs(table.game, state!)} me={model.seat} />
+            {model.seat !== null && (
+              <label class="check sound">
+                <input
+                  type="checkbox"
+                  checked={sound}
+                  data-testid="turn-sound"
+                  onChange={(e) => {
+                    const on = (e.currentTarget as HTMLInputElement).checked;
+                    memory.turnSound = on;
+                    setSound(on);
+                  }}
+                />
+                Sound when your turn comes
+              </label>
+            )}
             <section aria-labelledby="log-h" class="log-box">
               <h2 id="log-h">What happened</h2>
               <ol
@@ -333,6 +377,10 @@ function Chat(p: { model: Model; send: (m: Record<string, unknown>) => void }): 
         <input
           aria-label="Chat message"
           maxLength={300}
+          onKeyDown={(e) => {
+            // Escape leaves the chat: keys go to the game again.
+            if (e.key === "Escape") (e.currentTarget as HTMLInputElement).blur();
+          }}
           value={text}
           onInput={(e) => setText((e.currentTarget as HTMLInputElement).value)}
         />
