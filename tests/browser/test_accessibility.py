@@ -202,3 +202,15 @@ def test_turn_in_the_title_sound_remembered_and_chat_keys(server: Server, browse
     page.reload()
     expect(page.get_by_test_id("turn-sound")).to_be_checked()  # remembered
     page.context.close()
+
+
+def test_reduced_motion_stops_the_card_movements(server: Server, browser: Browser):
+    page = open_table(browser, server.base, "caged-rats", 2, DESKTOP)
+    card = page.locator(".hand button.card.live").first
+    expect(card).to_be_visible()
+    card.hover()
+    time.sleep(0.4)
+    assert card.evaluate("e => getComputedStyle(e).transform") != "none"  # lifted
+    page.emulate_media(reduced_motion="reduce")
+    assert card.evaluate("e => getComputedStyle(e).transform") == "none"
+    page.context.close()

@@ -35,6 +35,21 @@ def test_assets_and_unknown_paths(server: Server):
     assert httpx.get(server.base + "/api/health").json()["ok"] is True
 
 
+def test_assets_are_served_compressed(server: Server):
+    for name in ("app.js", "index.css"):
+        plain = (STATIC_DIR / "assets" / name).read_bytes()
+        answer = httpx.get(server.base + f"/assets/{name}", headers={"accept-encoding": "gzip"})
+        assert answer.status_code == 200
+        assert answer.headers["content-encoding"] == "gzip"
+        assert answer.content == plain  # decoded by httpx
+        assert len(answer.read()) == len(plain)
+        raw = httpx.get(server.base + f"/assets/{name}", headers={"accept-encoding": "identity"})
+        assert "content-encoding" not in raw.headers and raw.content == plain
+    # The API's small answers are not compressed.
+    api = httpx.get(server.base + "/api/games", headers={"accept-encoding": "gzip"})
+    assert "content-encoding" not in api.headers
+
+
 def caged_record() -> dict[str, object]:
     game = ratgames.get_game("caged-rats", options={"single_deal": True})
     state = game.new_state(seed=5)
