@@ -187,6 +187,10 @@ def test_turn_in_the_title_sound_remembered_and_chat_keys(server: Server, browse
     page = open_table(browser, server.base, "rats", 3, DESKTOP)
     expect(page.locator(".hand button.card.live").first).to_be_visible()
     expect(page).to_have_title("● Your turn — ratgames")
+    # A key that does nothing says why.
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("q")
+    expect(page.get_by_test_id("key-note")).to_contain_text("Q does nothing here")
     sound = page.get_by_test_id("turn-sound")
     expect(sound).not_to_be_checked()  # off unless chosen
     sound.check()

@@ -9,7 +9,7 @@ import { initial, type Model, personalise, reduce, refusalText, seatNames, sent 
 import { Connection, socketUrl, type Status } from "../net";
 import type { ServerMsg, StateMsg, TableInfo } from "../protocol";
 import { seatLink, seatLinkToken } from "../route";
-import { Ctx } from "./context";
+import { Ctx, typing } from "./context";
 import { GameView, type GameProps } from "./games";
 import { NameField } from "./Lobby";
 import { Outcome } from "./parts";
@@ -76,6 +76,39 @@ export function TablePage(p: { code: string }): JSX.Element {
     if (myTurn && sound) beep();
   }, [myTurn]);
   useEffect(() => () => void (document.title = "ratgames"), []);
+  // A key that does nothing says why (as the terminal client does).  The games' own key
+  // handlers run first and mark a key they used (preventDefault).
+  const [keyNote, setKeyNote] = useState("");
+  const keyState = useRef({ myTurn, seat: model.seat, over: !!model.state?.outcome, playing: !!model.state });
+  keyState.current = { myTurn, seat: model.seat, over: !!model.state?.outcome, playing: !!model.state };
+  useEffect(() => {
+    let clear = 0;
+    const onKey = (ev: KeyboardEvent) => {
+      const k = keyState.current;
+      if (ev.defaultPrevented || typing(ev) || !k.playing || k.over) return;
+      if (ev.key.length !== 1 || ev.key === " ") return;
+      const shown = ev.key.toUpperCase();
+      let why: string;
+      if (k.seat === null) why = `${shown} does nothing: you are watching this table.`;
+      else if (!k.myTurn) why = `${shown} does nothing now: it is not your turn.`;
+      else {
+        const keys = Array.from(document.querySelectorAll(".board [aria-keyshortcuts]:not([disabled])"))
+          .map((e) => e.getAttribute("aria-keyshortcuts") ?? "")
+          .filter((x, i, all) => x && all.indexOf(x) === i);
+        why = keys.length
+          ? `${shown} does nothing here. Keys now: ${keys.join(", ")}.`
+          : `${shown} does nothing here: choose a card first.`;
+      }
+      setKeyNote(why);
+      window.clearTimeout(clear);
+      clear = window.setTimeout(() => setKeyNote(""), 4000);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      window.clearTimeout(clear);
+    };
+  }, []);
   // The result (with Rematch and the replay) is scrolled into view when the game ends.
   const over = !!model.state?.outcome;
   useEffect(() => {
@@ -245,6 +278,11 @@ export function TablePage(p: { code: string }): JSX.Element {
               pending={Object.keys(model.pending).length > 0}
               live={true}
             />
+            {keyNote && (
+              <p class="error refusal key-note" role="status" data-testid="key-note">
+                {keyNote}
+              </p>
+            )}
             {model.refusal && (
               <p class="error refusal" role="alert" data-testid="refusal">
                 {refusalText(model.refusal)}
