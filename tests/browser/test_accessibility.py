@@ -191,6 +191,11 @@ def test_turn_in_the_title_sound_remembered_and_chat_keys(server: Server, browse
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     page.keyboard.press("q")
     expect(page.get_by_test_id("key-note")).to_contain_text("Q does nothing here")
+    page.keyboard.press("Escape")  # a key the game takes (clears the choice): no note
+    page.keyboard.press("h")  # the next hint
+    time.sleep(0.3)
+    assert "H does nothing" not in page.locator("main").inner_text()
+    expect(page.locator("[data-testid=hints] button.chip.on")).to_have_count(1)
     sound = page.get_by_test_id("turn-sound")
     expect(sound).not_to_be_checked()  # off unless chosen
     sound.check()

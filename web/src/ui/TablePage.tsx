@@ -83,7 +83,9 @@ export function TablePage(p: { code: string }): JSX.Element {
   keyState.current = { myTurn, seat: model.seat, over: !!model.state?.outcome, playing: !!model.state };
   useEffect(() => {
     let clear = 0;
-    const onKey = (ev: KeyboardEvent) => {
+    // Looked at once every listener has had the key (the game's may be added after this one).
+    const onKey = (ev: KeyboardEvent) => void window.setTimeout(() => explain(ev), 0);
+    const explain = (ev: KeyboardEvent) => {
       const k = keyState.current;
       if (ev.defaultPrevented || typing(ev) || !k.playing || k.over) return;
       if (ev.key.length !== 1 || ev.key === " ") return;
