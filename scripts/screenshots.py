@@ -1,5 +1,5 @@
 """Screenshots of the browser client: each game's table at phone (360 px) and desktop sizes,
-and the lobby, written to docs/screenshots/ (or --out).
+and the lobby at both sizes, written to docs/screenshots/ (or --out).
 
     uv run python scripts/screenshots.py [--out DIR] [--seed N]
 
@@ -40,7 +40,7 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SIZES = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 860}}
+SIZES = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 800}}
 
 GAMES: dict[str, dict[str, Any]] = {
     "rat-a-tat-cat": {"players": 4, "options": {}, "moves": 5},
@@ -218,14 +218,16 @@ def main(argv: list[str] | None = None) -> int:
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                context = browser.new_context(viewport=SIZES["desktop"])
-                page = context.new_page()
-                page.goto(base + "/")
-                page.locator("#name").fill("Ann")
-                page.get_by_role("button", name="Create the table").wait_for()
-                page.screenshot(path=str(args.out / "lobby-desktop.png"))
-                print(f"wrote {args.out / 'lobby-desktop.png'}")
-                context.close()
+                for size, viewport in SIZES.items():
+                    context = browser.new_context(viewport=viewport)
+                    page = context.new_page()
+                    page.goto(base + "/")
+                    page.locator("#name").fill("Ann")
+                    page.get_by_role("button", name="Create the table").wait_for()
+                    path = args.out / f"lobby-{size}.png"
+                    page.screenshot(path=str(path), full_page=size == "phone")
+                    print(f"wrote {path}")
+                    context.close()
                 for game in args.game or list(GAMES):
                     table_shot(browser, base, game, args.out, args.seed)
                 browser.close()
