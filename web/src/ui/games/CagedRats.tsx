@@ -2,7 +2,7 @@
 // hand (cage two rats, offer, bid, top face up or throw face down), feeding, and the scores.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { cardName, sortCards } from "../../cards";
+import { cardName, cardShort, sortCards } from "../../cards";
 import { actionsFor, cageable, cageFor, phasePrompt, playable } from "../../games/caged";
 import type { Obj } from "../../protocol";
 import { Card } from "../Card";
@@ -152,7 +152,7 @@ export function CagedRatsTable(p: GameProps): JSX.Element {
               return <ActButton key={f} label={`Feed rat ${n}${rat ? ` (${rat.rat})` : ""}`} keyHint={String(n)} onClick={() => act(f)} primary testid={`act-feed-${n}`} />;
             })}
           </div>
-          {(view.your_throws ?? []).length > 0 && <p class="muted">You threw face down: {(view.your_throws as string[]).join(" ")}</p>}
+          {(view.your_throws ?? []).length > 0 && <p class="muted">You threw face down: {(view.your_throws as string[]).map(cardShort).join(" ")}</p>}
         </section>
       )}
       {view.last_deal && (
