@@ -31,7 +31,7 @@ SUBCOMMANDS = (
 )
 
 
-ONLINE = ("serve", "join", "bot", "export", "db")
+ONLINE = ("serve", "host", "join", "bot", "export", "db")
 """The online commands, which tests/server runs against a real server instead."""
 
 
@@ -77,6 +77,7 @@ def run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str, 
 def shrink(command: str, tmp: Path, record: Path) -> list[str]:
     """The command with tiny budgets: 1 game, 2 search iterations, files in ``tmp``."""
     command = command.replace("~/.ratgames/records/rat-a-tat-cat-....json", str(record))
+    command = command.replace("~/.ratgames/records", str(record.parent))
     command = re.sub(r"iterations=\d+", "iterations=2", command)
     command = re.sub(r"seconds=[\d.]+", "seconds=0.01", command)
     command = command.split("   (")[0]  # a remark after the command in a help text
@@ -207,8 +208,9 @@ def _parse_only(args: list[str]) -> None:
     mistyped option or an argument too many raises :class:`click.UsageError`."""
     import click
 
-    from ratgames.cli import app
+    from ratgames.cli import app, expand_multi_values
 
+    args = expand_multi_values(args)  # as main() does: --bots a b means --bots a --bots b
     ctx = click.Context(app, info_name="ratgames")
     command: click.Command | None = app
     while isinstance(command, click.Group):

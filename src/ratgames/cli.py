@@ -369,6 +369,8 @@ def rules(game: str, notation: bool) -> None:
 def bot_example(game_id: str) -> str:
     """A bot of ``game_id`` with one parameter set, as typed after --bots (it always runs)."""
     for name, _, params in describe_bots(game_id):
+        if any(p.default == "" and not p.choices for p in params):
+            continue  # a parameter with no default (a weights file): no example runs as it is
         for p in params:
             if p.choices:
                 value = p.choices[-1]
