@@ -190,26 +190,9 @@ def _train(
         f_mask = buf_mask.reshape(n, -1)
         f_act, f_logp = buf_act.reshape(n), buf_logp.reshape(n)
         f_adv, f_ret = adv.reshape(n), ret.reshape(n)
-        entropies: list[float] = []
-        vlosses: list[float] = []
-        size = max(1, n // config.minibatches)
-        for _ in range(config.epochs):
-            order = rng.permutation(n)
-            for lo in range(0, n, size):
-                idx = order[lo : lo + size]
-                ent, vl = _ppo_step(
-                    net,
-                    opt,
-                    config,
-                    f_obs[idx],
-                    f_mask[idx],
-                    f_act[idx],
-                    f_logp[idx],
-                    f_adv[idx],
-                    f_ret[idx],
-                )
-                entropies.append(ent)
-                vlosses.append(vl)
+        entropies, vlosses = ppo_epochs(
+            net, opt, config, rng, f_obs, f_mask, f_act, f_logp, f_adv, f_ret
+        )
         progress = Progress(
             update=update,
             steps=steps,
@@ -224,6 +207,30 @@ def _train(
         if on_update is not None:
             on_update(progress)
     return net, history
+
+
+def ppo_epochs(
+    net: Network,
+    opt: Adam,
+    config: PpoConfig,
+    rng: np.random.Generator,
+    *data: np.ndarray[Any, Any],
+) -> tuple[list[float], list[float]]:
+    """PPO's update over collected ``data`` (observations, masks, actions, log-probabilities,
+    advantages, returns: one row per step): ``config.epochs`` passes in shuffled minibatches.
+    Returns each minibatch's entropy and value loss."""
+    entropies: list[float] = []
+    vlosses: list[float] = []
+    n = len(data[2])
+    size = max(1, n // config.minibatches)
+    for _ in range(config.epochs):
+        order = rng.permutation(n)
+        for lo in range(0, n, size):
+            idx = order[lo : lo + size]
+            ent, vl = _ppo_step(net, opt, config, *(d[idx] for d in data))
+            entropies.append(ent)
+            vlosses.append(vl)
+    return entropies, vlosses
 
 
 def _ppo_step(

@@ -25,7 +25,7 @@ import numpy as np
 from ratgames.rl.vector import SelfPlayBatch
 
 from .network import Adam, Network, masked_softmax, one_blas_thread
-from .ppo import PpoConfig, Progress, _ppo_step, initial_network, sample
+from .ppo import PpoConfig, Progress, initial_network, ppo_epochs, sample
 
 
 @dataclass
@@ -127,25 +127,9 @@ def _train_selfplay(
             f_act = np.array(acts, dtype=np.int64)
             f_logp = np.array(logps, dtype=np.float32)
             f_adv, f_ret = np.concatenate(advs), np.concatenate(rets)
-            n = len(f_act)
-            size = max(1, n // config.minibatches)
-            for _ in range(config.epochs):
-                order = rng.permutation(n)
-                for lo in range(0, n, size):
-                    idx = order[lo : lo + size]
-                    ent, vl = _ppo_step(
-                        net,
-                        opt,
-                        config,
-                        f_obs[idx],
-                        f_mask[idx],
-                        f_act[idx],
-                        f_logp[idx],
-                        f_adv[idx],
-                        f_ret[idx],
-                    )
-                    entropies.append(ent)
-                    vlosses.append(vl)
+            entropies, vlosses = ppo_epochs(
+                net, opt, config, rng, f_obs, f_mask, f_act, f_logp, f_adv, f_ret
+            )
         if update % config.snapshot_every == 0:
             pool.append(_copy(net))
             if len(pool) > config.pool_size:
