@@ -26,6 +26,7 @@ from .core import (
     SeatView,
     SnapshotError,
     State,
+    fields,
     snapshots,
 )
 from .core.events import CARD, Event, event_json
@@ -91,39 +92,6 @@ class HighCard(Game):
             return int(text)
         raise DealError(f"{text!r} is not a card; the cards are 0-9")
 
-    def _restore(self, snapshot: Mapping[str, Any]) -> State:
-        snapshots.entries(snapshot, _SNAPSHOT_KEYS, "a High Card snapshot")
-
-        def cards(value: Any, what: str) -> list[int]:
-            try:
-                return [self.parse_card(c) for c in snapshots.items(value, what, "cards 0-9")]
-            except DealError as exc:
-                raise SnapshotError(f"{what}: {exc}") from None
-
-        def lists(value: Any, what: str) -> list[list[int]]:
-            rows = snapshots.items(value, what, "lists of cards", self.players)
-            return [cards(v, f"{what}[{i}]") for i, v in enumerate(rows)]
-
-        hands = lists(snapshot["hands"], "hands")
-        pile = cards(snapshot["pile"], "pile")
-        played = lists(snapshot["played"], "played")
-        turn = snapshots.whole(snapshot["turn"], "turn", 0, self.players - 1)
-        done = snapshots.whole(snapshot["turns_done"], "turns_done", 0, 999)
-        log = snapshot["log"]
-        if not isinstance(log, list) or not all(
-            isinstance(e, list) and len(e) == 2 and e[0] in range(self.players) for e in log
-        ):
-            raise SnapshotError("log is a list of [seat, card] pairs")
-        if sorted([c for h in hands for c in h] + pile + [c for p in played for c in p]) != list(
-            range(10)
-        ):
-            raise SnapshotError("a position holds each of the cards 0-9 exactly once")
-        state = HighCardState(self, Chance(0), hands, pile)
-        state.played = played
-        state.turn, state.turns_done = turn, done
-        state.log = [Played(e[0], cards([e[1]], "log")[0]) for e in log]
-        return state
-
     def rules(self) -> str:
         return "Play a card. Options: `turns`, `edition`."
 
@@ -138,10 +106,8 @@ class HighCard(Game):
         return f"{who} played {event['card']}"
 
 
-_SNAPSHOT_KEYS = ("hands", "log", "pile", "played", "turn", "turns_done")
-"""The entries of a High Card snapshot (:meth:`HighCardState.snapshot`)."""
-
 _DIGITS = frozenset("0123456789")
+_CARD_TEXTS = tuple("0123456789")
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +129,41 @@ class Play(tuple[int]):
         return f"play {self[0]}"
 
 
+def _read_log(value: object, entry: str, game: Any) -> list[Played]:
+    """The ``log`` entry of a snapshot: ``[seat, card]`` pairs."""
+    pairs = snapshots.items(value, entry, "[seat, card] pairs")
+    return [
+        Played(
+            _SEAT.read(
+                p[0] if isinstance(p, list) and len(p) == 2 else None, f"{entry}[{i}][0]", game
+            ),
+            _CARD.read(
+                p[1] if isinstance(p, list) and len(p) == 2 else None, f"{entry}[{i}][1]", game
+            ),
+        )
+        for i, p in enumerate(pairs)
+    ]
+
+
+_SEAT = fields.Seat()
+_CARD = fields.Card(_CARD_TEXTS)
+
+
 class HighCardState(State[Play]):
     __slots__ = ("deal", "hands", "log", "pile", "played", "turn", "turns_done")
+    _fields = fields.StateFields(
+        fields.Field("hands", fields.ROWS, fields.Rows(fields.Cards(_CARD_TEXTS))),
+        fields.Field(
+            "log",
+            fields.LIST,
+            fields.Custom(lambda log: [[e.seat, _CARD_TEXTS[e.card]] for e in log], _read_log),
+        ),
+        fields.Field("pile", fields.LIST, fields.Cards(_CARD_TEXTS)),
+        fields.Field("played", fields.ROWS, fields.Rows(fields.Cards(_CARD_TEXTS))),
+        fields.Field("turn", snap=_SEAT),
+        fields.Field("turns_done", snap=fields.Whole(0, 999)),
+        fields.Field("deal"),
+    )
 
     def __init__(self, game: Game, chance: Chance, hands: list[list[int]], pile: list[int]):
         self._init_core(game, chance)
@@ -237,16 +236,6 @@ class HighCardState(State[Play]):
             "events": [event_json(self.game, e) for e in self.log],
         }
 
-    def clone(self) -> HighCardState:
-        c = HighCardState.__new__(HighCardState)
-        self._copy_core_to(c)
-        c.hands = [list(h) for h in self.hands]
-        c.pile = list(self.pile)
-        c.played = [list(p) for p in self.played]
-        c.turn, c.turns_done, c.deal = self.turn, self.turns_done, self.deal
-        c.log = list(self.log)
-        return c
-
     def sample_consistent(self, seat: int, rng: Rng) -> HighCardState:
         self._check_seat(seat)
         c = self.clone()
@@ -259,21 +248,20 @@ class HighCardState(State[Play]):
         c._forget_origin(rng)
         return c
 
-    def snapshot(self) -> dict[str, Any]:
-        return {
-            "hands": self.hands,
-            "pile": self.pile,
-            "played": self.played,
-            "turn": self.turn,
-            "turns_done": self.turns_done,
-            "log": [[e.seat, e.card] for e in self.log],
-        }
+    def _restored(self, snapshot: Mapping[str, Any]) -> None:
+        held = [c for h in self.hands for c in h] + self.pile + [c for p in self.played for c in p]
+        if sorted(held) != list(range(10)):
+            raise SnapshotError("a position holds each of the cards 0-9 exactly once")
+        self.deal = {"hands": [list(h) for h in self.hands], "pile": list(self.pile)}
 
     def cards(self) -> list[int]:
         return [c for h in self.hands for c in h] + self.pile + [c for p in self.played for c in p]
 
     def _initial_deal(self) -> dict[str, Any]:
         return self.deal
+
+
+HighCard.state_class = HighCardState
 
 
 class HighestBot(Bot):

@@ -38,6 +38,7 @@ from .errors import (
     RecordError,
     SnapshotError,
 )
+from .fields import StateFields
 from .options import Option, resolve_options
 from .rng import Rng
 
@@ -386,10 +387,28 @@ class Game(ABC):
         state._forget_origin(rng)
         return state
 
+    state_class: ClassVar[type[State] | None] = None
+    """The class of the game's states, if they declare their fields (:attr:`State._fields`):
+    then :meth:`restore` reads a snapshot by that declaration."""
+
     def _restore(self, snapshot: Mapping[str, Any]) -> State:
         """The state of ``snapshot`` (see :meth:`restore`, which then makes it a sample):
-        validated, with :class:`SnapshotError` naming what is wrong."""
-        raise SnapshotError(f"{self.title} positions cannot be restored from a snapshot")
+        validated, with :class:`SnapshotError` naming what is wrong.
+
+        By default each declared field of :attr:`state_class` is read by its codec (the
+        snapshot's entries and their shapes checked, one wording for every game), then the
+        state's :meth:`State._restored` checks what ties them together."""
+        cls = self.state_class
+        fields = cls._fields if cls is not None else None
+        if cls is None or fields is None:
+            raise SnapshotError(f"{self.title} positions cannot be restored from a snapshot")
+        values = fields.read(snapshot, self, f"a {self.title} snapshot")
+        state = cls.__new__(cls)
+        state._init_core(self, Chance(0))
+        for name, value in values.items():
+            setattr(state, name, value)
+        state._restored(snapshot)
+        return state
 
     def describe(self) -> dict[str, JSON]:
         """The game's name, player counts and options, for listings."""
@@ -432,6 +451,10 @@ class State(ABC, Generic[A, G]):
     )
 
     game: G
+
+    _fields: ClassVar[StateFields | None] = None
+    """The game's state fields, declared once (:mod:`ratgames.core.fields`): from them the core
+    derives :meth:`clone`, :meth:`snapshot` and the checks of :meth:`Game.restore`."""
 
     _observation_parts: ClassVar[Mapping[str, Callable[[Any, int, bool], JSON]]] = {}
     """The entries of :meth:`observation` a game builds on their own for
@@ -553,9 +576,17 @@ class State(ABC, Generic[A, G]):
     def spectator_view(self) -> dict[str, JSON]:
         """What someone watching the table (and seeing no hidden card) knows."""
 
-    @abstractmethod
     def clone(self: S) -> S:
-        """An independent copy (hand-written, no deepcopy)."""
+        """An independent copy: each field of the game's declaration (:attr:`_fields`) shared or
+        copied as it says, the core's own fields copied (no deepcopy)."""
+        fields = self._fields
+        if fields is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no fields to copy")
+        cls = type(self)
+        c = cls.__new__(cls)
+        self._copy_core_to(c)
+        fields.copy_into(self, c)
+        return c
 
     @abstractmethod
     def sample_consistent(self: S, seat: int, rng: Rng) -> S:
@@ -567,9 +598,27 @@ class State(ABC, Generic[A, G]):
         nothing and its later chance events draw from a generator seeded from ``rng``.
         """
 
-    @abstractmethod
     def snapshot(self) -> dict[str, JSON]:
-        """Everything in the state, hidden cards included, as JSON (for tests and debugging)."""
+        """Everything in the state, hidden cards included, as JSON: each declared field with a
+        codec (:attr:`_fields`), then the game's :meth:`_snapshot_extra` entries.  What
+        :meth:`Game.restore` reads back."""
+        fields = self._fields
+        if fields is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no fields to snapshot")
+        snap = fields.write(self)
+        snap.update(self._snapshot_extra())
+        return snap
+
+    def _snapshot_extra(self) -> dict[str, JSON]:
+        """The entries a game's snapshot holds beyond its declared fields (named in the
+        declaration's ``extra``): none by default."""
+        return {}
+
+    def _restored(self, snapshot: Mapping[str, Any]) -> None:
+        """For :meth:`Game.restore`: this state holds the fields read from ``snapshot`` (each of
+        the right shape); check what ties them together (every card once, whose turn it can
+        be...) and set the fields kept out of snapshots, raising :class:`SnapshotError` naming
+        what is wrong.  Nothing more by default."""
 
     @abstractmethod
     def cards(self) -> list[int]:
