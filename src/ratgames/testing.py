@@ -129,40 +129,20 @@ class Play(tuple[int]):
         return f"play {self[0]}"
 
 
-def _read_log(value: object, entry: str, game: Any) -> list[Played]:
-    """The ``log`` entry of a snapshot: ``[seat, card]`` pairs."""
-    pairs = snapshots.items(value, entry, "[seat, card] pairs")
-    return [
-        Played(
-            _SEAT.read(
-                p[0] if isinstance(p, list) and len(p) == 2 else None, f"{entry}[{i}][0]", game
-            ),
-            _CARD.read(
-                p[1] if isinstance(p, list) and len(p) == 2 else None, f"{entry}[{i}][1]", game
-            ),
-        )
-        for i, p in enumerate(pairs)
-    ]
-
-
 _SEAT = fields.Seat()
 _CARD = fields.Card(_CARD_TEXTS)
 
 
 class HighCardState(State[Play]):
-    __slots__ = ("deal", "hands", "log", "pile", "played", "turn", "turns_done")
+    __slots__ = ("deal", "hands", "pile", "played", "turn", "turns_done")
     _fields = fields.StateFields(
         fields.Field("hands", fields.ROWS, fields.Rows(fields.Cards(_CARD_TEXTS))),
-        fields.Field(
-            "log",
-            fields.LIST,
-            fields.Custom(lambda log: [[e.seat, _CARD_TEXTS[e.card]] for e in log], _read_log),
-        ),
         fields.Field("pile", fields.LIST, fields.Cards(_CARD_TEXTS)),
         fields.Field("played", fields.ROWS, fields.Rows(fields.Cards(_CARD_TEXTS))),
         fields.Field("turn", snap=_SEAT),
         fields.Field("turns_done", snap=fields.Whole(0, 999)),
         fields.Field("deal"),
+        extra=("log",),
     )
 
     def __init__(self, game: Game, chance: Chance, hands: list[list[int]], pile: list[int]):
@@ -173,7 +153,6 @@ class HighCardState(State[Play]):
         self.turn = 0
         self.turns_done = 0
         self.deal = {"hands": [list(h) for h in hands], "pile": list(pile)}
-        self.log: list[Played] = []
 
     def seats_to_act(self) -> list[int]:
         return [] if self.is_over() else [self.turn]
@@ -191,7 +170,7 @@ class HighCardState(State[Play]):
         return None
 
     def _apply(self, seat: int, action: Play, time: float | None) -> None:
-        self.log.append(Played(seat, action[0]))
+        self._event(Played, (seat, action[0]))
         self.hands[seat].remove(action[0])
         self.played[seat].append(action[0])
         if not self.pile:
@@ -233,7 +212,7 @@ class HighCardState(State[Play]):
             "played": [list(p) for p in self.played],
             "pile": len(self.pile),
             "turn": self.turn,
-            "events": [event_json(self.game, e) for e in self.log],
+            "events": [event_json(self.game, e) for e in self._logged_events()],
         }
 
     def sample_consistent(self, seat: int, rng: Rng) -> HighCardState:
@@ -248,7 +227,16 @@ class HighCardState(State[Play]):
         c._forget_origin(rng)
         return c
 
+    def _snapshot_extra(self) -> dict[str, Any]:
+        return {"log": [[seat, _CARD_TEXTS[card]] for _, (seat, card) in self._logged()]}
+
     def _restored(self, snapshot: Mapping[str, Any]) -> None:
+        log = snapshots.items(snapshot["log"], "log", "[seat, card] pairs")
+        for i, pair in enumerate(log):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise SnapshotError(f"log[{i}] must be a [seat, card] pair, not {pair!r}")
+            seat = _SEAT.read(pair[0], f"log[{i}][0]", self.game)
+            self._event(Played, (seat, _CARD.read(pair[1], f"log[{i}][1]", self.game)))
         held = [c for h in self.hands for c in h] + self.pile + [c for p in self.played for c in p]
         if sorted(held) != list(range(10)):
             raise SnapshotError("a position holds each of the cards 0-9 exactly once")

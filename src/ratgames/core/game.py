@@ -439,6 +439,8 @@ class State(ABC, Generic[A, G]):
 
     __slots__ = (
         "_chance",
+        "_event_count",
+        "_event_log",
         "_last_stage",
         "_listed",
         "_listed_seat",
@@ -473,6 +475,8 @@ class State(ABC, Generic[A, G]):
         self._last_stage = -1
         self._listed: list[Any] | None = None
         self._listed_seat = -1
+        self._event_log: tuple[Any, ...] | None = None
+        self._event_count = 0
 
     def _copy_core_to(self, other: State) -> None:
         """For hand-written ``clone()`` methods: copy the core fields."""
@@ -486,6 +490,38 @@ class State(ABC, Generic[A, G]):
         other._last_stage = self._last_stage
         other._listed = None
         other._listed_seat = -1
+        other._event_log = self._event_log
+        other._event_count = self._event_count
+
+    # --- the game's event log -------------------------------------------------------------------
+
+    def _event(self, kind: type, fields: tuple[Any, ...]) -> None:
+        """Log that an event of class ``kind`` (an :class:`~ratgames.core.events.Event`) happened,
+        with the values of its fields in order; the event object is made only when asked for
+        (:meth:`_logged_events`), so logging costs a tuple.  Copies share what was logged before
+        them."""
+        self._event_log = ((kind, fields), self._event_log)
+        self._event_count += 1
+
+    def _logged(self) -> list[tuple[type, tuple[Any, ...]]]:
+        """The events logged so far (:meth:`_event`), oldest first, as ``(class, fields)``."""
+        out: list[tuple[type, tuple[Any, ...]]] = []
+        node = self._event_log
+        while node is not None:
+            out.append(node[0])
+            node = node[1]
+        out.reverse()
+        return out
+
+    def _logged_events(self) -> list[Any]:
+        """The events logged so far, oldest first, as event objects."""
+        return [kind(*fields) for kind, fields in self._logged()]
+
+    @property
+    def event_count(self) -> int:
+        """How many events have happened in the game so far (every event, seen or not: what a
+        front end compares to know that something happened)."""
+        return self._event_count
 
     # --- what a game must provide -------------------------------------------------------------
 
