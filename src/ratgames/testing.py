@@ -170,7 +170,7 @@ class HighCardState(State[Play]):
         return None
 
     def _apply(self, seat: int, action: Play, time: float | None) -> None:
-        self._event(Played, (seat, action[0]))
+        self._log_event(Played, (seat, action[0]))
         self.hands[seat].remove(action[0])
         self.played[seat].append(action[0])
         if not self.pile:
@@ -236,7 +236,7 @@ class HighCardState(State[Play]):
             if not isinstance(pair, list) or len(pair) != 2:
                 raise SnapshotError(f"log[{i}] must be a [seat, card] pair, not {pair!r}")
             seat = _SEAT.read(pair[0], f"log[{i}][0]", self.game)
-            self._event(Played, (seat, _CARD.read(pair[1], f"log[{i}][1]", self.game)))
+            self._log_event(Played, (seat, _CARD.read(pair[1], f"log[{i}][1]", self.game)))
         held = [c for h in self.hands for c in h] + self.pile + [c for p in self.played for c in p]
         if sorted(held) != list(range(10)):
             raise SnapshotError("a position holds each of the cards 0-9 exactly once")

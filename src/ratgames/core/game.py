@@ -337,6 +337,19 @@ class Game(ABC):
         naming what is."""
         return f"{_short_repr(action)} is not an action of {self.title}"
 
+    def race_aim(self, action: object) -> int | None:
+        """For a real-time game: the position that ``action`` races to answer, as the
+        :meth:`State.race_version` it names (a slap at pile 17 names 17), or None for an action
+        that names none (by default, every action).  A server credits such an action from the
+        moment that position reached its player (``docs/server.md``, "Fair slaps")."""
+        return None
+
+    def aimed_at(self, action: object, version: int) -> Action:
+        """The race action ``action`` (one :meth:`race_aim` names a version for) aimed at
+        position ``version`` instead: a press too quick to answer the latest pile is judged at
+        the pile before."""
+        raise NotImplementedError(f"{self.title} has no race actions")
+
     # --- provided -------------------------------------------------------------------------------
 
     def new_state(
@@ -495,7 +508,7 @@ class State(ABC, Generic[A, G]):
 
     # --- the game's event log -------------------------------------------------------------------
 
-    def _event(self, kind: type, fields: tuple[Any, ...]) -> None:
+    def _log_event(self, kind: type, fields: tuple[Any, ...]) -> None:
         """Log that an event of class ``kind`` (an :class:`~ratgames.core.events.Event`) happened,
         with the values of its fields in order; the event object is made only when asked for
         (:meth:`_logged_events`), so logging costs a tuple.  Copies share what was logged before
@@ -504,7 +517,7 @@ class State(ABC, Generic[A, G]):
         self._event_count += 1
 
     def _logged(self) -> list[tuple[type, tuple[Any, ...]]]:
-        """The events logged so far (:meth:`_event`), oldest first, as ``(class, fields)``."""
+        """The events logged so far (:meth:`_log_event`), oldest first, as ``(class, fields)``."""
         out: list[tuple[type, tuple[Any, ...]]] = []
         node = self._event_log
         while node is not None:
@@ -516,6 +529,16 @@ class State(ABC, Generic[A, G]):
     def _logged_events(self) -> list[Any]:
         """The events logged so far, oldest first, as event objects."""
         return [kind(*fields) for kind, fields in self._logged()]
+
+    def race_version(self) -> int | None:
+        """For a real-time game: the version of what race actions answer (the pile, counted up
+        each time it changes), or None if the game has no races (the default)."""
+        return None
+
+    def race_open(self) -> bool:
+        """For a real-time game: True while a race action could win now (the pile can be
+        slapped); a server then holds other actions briefly, as a race may be on its way."""
+        return False
 
     @property
     def event_count(self) -> int:

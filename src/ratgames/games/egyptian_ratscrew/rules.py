@@ -396,6 +396,12 @@ class EgyptianRatscrew(Game):
 
     # --- dealing ----------------------------------------------------------------------------------
 
+    def race_aim(self, action: object) -> int | None:
+        return action.version if type(action) is Slap else None
+
+    def aimed_at(self, action: object, version: int) -> Slap:
+        return slap(version)
+
     def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> RatscrewState:
         n = self.players
         dealt = n - self.newcomers
@@ -753,6 +759,12 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         return s
 
     # --- queries ----------------------------------------------------------------------------------
+
+    def race_version(self) -> int | None:
+        return self.version
+
+    def race_open(self) -> bool:
+        return self.rule != 0
 
     def is_over(self) -> bool:
         return self.phase == OVER
