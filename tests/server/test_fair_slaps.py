@@ -515,8 +515,8 @@ def test_the_terminal_client_sends_when_it_showed_the_pile_it_slaps() -> None:
     """seq: (pile version, when the state came)"""
     for seq, (version, at) in shown.items():
         app.client.seen_at[seq] = at
-        app.note_pile({"type": "state", "seq": seq, "observation": {"pile_version": version}})
-    app.client.state = {"seq": 5, "observation": {"pile_version": 8}}
+        app.note_race({"type": "state", "seq": seq, "race_version": version})
+    app.client.state = {"seq": 5, "race_version": 8}
     assert app.seen_for("slap@7") == 1000.0  # the first state that showed pile 7
     assert app.seen_for("slap@8") == 1300.0
     assert app.seen_for("play") == 1300.0

@@ -240,7 +240,7 @@ def test_metrics_move_with_play(server: Running) -> None:
     assert value(over, "ratgames_db_commit_seconds_sum") > 0
     assert value(over, "ratgames_bot_think_seconds_count", kind="quick") > 0
     assert value(over, "ratgames_bot_think_seconds_count", kind="search") == 0
-    assert value(over, "ratgames_slap_races_settled_total") > 0  # the bot slaps
+    assert value(over, "ratgames_races_settled_total") > 0  # the bot slaps
     assert value(over, "ratgames_rejected_messages_total", code="wrong_status") == 1
     assert value(over, "ratgames_rejected_messages_total", code="invalid_notation") == 1
 

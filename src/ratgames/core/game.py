@@ -341,7 +341,7 @@ class Game(ABC):
         """For a real-time game: the position that ``action`` races to answer, as the
         :meth:`State.race_version` it names (a slap at pile 17 names 17), or None for an action
         that names none (by default, every action).  A server credits such an action from the
-        moment that position reached its player (``docs/server.md``, "Fair slaps")."""
+        moment that position reached its player (``docs/server.md``, "Fair races")."""
         return None
 
     def aimed_at(self, action: object, version: int) -> Action:

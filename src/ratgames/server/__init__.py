@@ -1,10 +1,10 @@
 """The online game server: tables with seats for people and bots, a WebSocket protocol, stored
-games, and fair slaps in real time.
+games, and fair races in real-time games.
 
 * :mod:`.protocol`: every message (pydantic models) and the REST bodies; the JSON Schema.
 * :mod:`.app`: the ASGI application (FastAPI): the lobby's REST API and the WebSocket endpoint.
 * :mod:`.tables`: tables in play, their seats, connections, bots and timeouts.
-* :mod:`.fairness`: clock estimates and how slap races are settled.
+* :mod:`.fairness`: clock estimates and how real-time races are settled.
 * :mod:`.store`: the database (SQLAlchemy Core; SQLite by default, PostgreSQL as an option) and
   its Alembic migrations (``migrations/``).
 * :mod:`.client`: a WebSocket client used by ``ratgames join``, ``ratgames bot``, the tests and

@@ -194,8 +194,8 @@ def _db_option() -> Callable[[F], F]:
     default=300.0,
     show_default=True,
     type=click.FloatRange(min=0, max=2000),
-    help="The longest round trip, in ms, made up for in Egyptian Ratscrew slap races (a "
-    "player farther away loses races by the excess).",
+    help="The longest round trip, in ms, made up for in real-time races (a player farther "
+    "away loses races by the excess).",
 )
 @click.option(
     "--rtt-from-pings",

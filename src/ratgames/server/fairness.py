@@ -1,12 +1,13 @@
-"""Fairness over a network: clock estimates, rate limits, and settling slap races.
+"""Fairness over a network: clock estimates, rate limits, and settling races.
 
-In a real-time game (Egyptian Ratscrew) the engine judges a slap against the pile its player
-saw (``slap@N``).  Over a network, one more thing matters: two players slap the same pile; the
-one whose packet arrives first is not always the one who reacted first, because their
-connections differ.  :class:`RaceDesk` credits each action at the moment the player reacted
-(measured from when the state reached that player, so that latency cancels out), holds the
-actions of a race for a short window, and applies them in the order of their credit.  How it
-works and its limits are in ``docs/server.md`` ("Fair slaps").
+In a real-time game the engine judges a race action against the position its player saw (the
+game names it: :meth:`Game.race_aim`, :meth:`State.race_version`).  Over a network, one more
+thing matters: two players race to answer the same position; the one whose packet arrives first
+is not always the one who reacted first, because their connections differ.  :class:`RaceDesk`
+credits each action at the moment the player reacted (measured from when the state reached that
+player, so that latency cancels out), holds the actions of a race for a short window, and
+applies them in the order of their credit.  How it works and its limits are in
+``docs/server.md`` ("Fair races").
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ratgames.core.errors import RatgamesError
+from ratgames.core.game import Action, State
+
 if TYPE_CHECKING:
     from .tables import Conn, Table
 
 MIN_REACTION = 0.100
 """No person reacts faster than this (seconds): no action is credited sooner after the state
-it reacts to, and a slap pressed sooner after a pile appeared on a screen is aimed at the pile
-before it."""
+it reacts to, and a race action pressed sooner after its position appeared on a screen is aimed
+at the position before it."""
 MAX_WINDOW = 0.600
 """The longest a race stays open after its first action arrived (seconds)."""
 MARGIN = 0.030
@@ -35,8 +39,8 @@ DEFAULT_RTT = 0.100
 """The round trip assumed for a connection not measured yet (seconds)."""
 MAX_RTT = 0.300
 """The longest round trip the server makes up for (seconds), when it cannot measure the
-connection itself: a client that answers pings late cannot make its slaps look faster by more
-than this."""
+connection itself: a client that answers pings late cannot make its reactions look faster by
+more than this."""
 TRANSPORT_SLACK = 0.025
 """What the round trip of the pings may exceed the transport's own measure by (seconds): the
 time the client and the server take to read and answer a message."""
@@ -256,30 +260,20 @@ def reaction_credit(
 
 
 AIM_BACK = 16
-"""How many pile versions back a quick press may be aimed."""
-
-
-def _slap_version(text: str) -> int | None:
-    """N of a ``slap@N`` action text, or None for any other text."""
-    t = text.strip().lower()
-    if not t.startswith("slap@"):
-        return None
-    digits = t[5:]
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
-        return None
-    return int(digits)
+"""How many race versions back a quick press may be aimed."""
 
 
 class RaceDesk:
     """Holds the actions of a real-time table while a race is open and settles it.
 
-    A race opens when a slap arrives, or any action arrives while the pile can be slapped
-    (a slap that reacted earlier may still be on its way).  It settles at the earliest moment
-    no better-credited action can still arrive: the best credit so far plus the longest round
-    trip of the people who could still act (as bounded by :meth:`Clock.credited_rtt`, so that
-    a client holding its pongs back does not hold races open), plus a margin, and at most
-    :data:`MAX_WINDOW` after its first action.  Then its actions are applied in the order of
-    their credits.
+    A race opens when a race action arrives (one the game names a position for,
+    :meth:`Game.race_aim`), or any action arrives while the state is open to one
+    (:meth:`State.race_open`: a race action that reacted earlier may still be on its way).
+    It settles at the earliest moment no better-credited action can still arrive: the best
+    credit so far plus the longest round trip of the people who could still act (as bounded by
+    :meth:`Clock.credited_rtt`, so that a client holding its pongs back does not hold races
+    open), plus a margin, and at most :data:`MAX_WINDOW` after its first action.  Then its actions
+    are applied in the order of their credits.
     """
 
     def __init__(self, table: Table) -> None:
@@ -291,20 +285,21 @@ class RaceDesk:
         self.shown: dict[int, float] = {}
         """When each recent seq's state was published (monotonic seconds)."""
         self.version_seq: dict[int, int] = {}
-        """For each recent pile version, the seq at which it appeared."""
-        self.slappable = False
+        """For each recent race version, the seq at which it appeared."""
+        self.open = False
+        """The state last published is open to a race action (:meth:`State.race_open`)."""
         self.settling = False
 
     # --- what the table tells the desk -----------------------------------------------------------
 
-    def published(self, seq: int, view: dict[str, Any]) -> None:
-        """The state after ``seq`` actions went out now; ``view`` is its spectator view."""
+    def published(self, seq: int, state: State) -> None:
+        """``state``, the state after ``seq`` actions, went out now."""
         now = time.monotonic()
         self.shown.setdefault(seq, now)
-        version = view.get("pile_version")
-        if isinstance(version, int):
+        version = state.race_version()
+        if version is not None:
             self.version_seq.setdefault(version, seq)
-        self.slappable = bool(view.get("slappable"))
+        self.open = state.race_open()
         if len(self.shown) > 512:
             for old in sorted(self.shown)[:256]:
                 del self.shown[old]
@@ -320,10 +315,21 @@ class RaceDesk:
 
     # --- offers -------------------------------------------------------------------------------
 
-    def _seq_seen(self, conn: Conn | None, text: str) -> int:
-        """The seq of the state the player reacted to: for ``slap@N`` the state that showed pile
-        version N, else the latest state sent to the connection."""
-        version = _slap_version(text)
+    def race_aim(self, text: str) -> tuple[Action, int] | None:
+        """The action written ``text`` and the race version it answers, or None for an action
+        that names none (or text that is not an action of the game: the table refuses it when
+        it comes to be applied)."""
+        game = self.table.game
+        try:
+            action = game.parse_action(text)
+        except RatgamesError:
+            return None
+        version = game.race_aim(action)
+        return None if version is None else (action, version)
+
+    def _seq_seen(self, conn: Conn | None, version: int | None) -> int:
+        """The seq of the state the player reacted to: for a race action aimed at ``version``
+        the state that showed it, else the latest state sent to the connection."""
         if version is not None:
             seq = self.version_seq.get(version)
             if seq is not None:
@@ -333,8 +339,8 @@ class RaceDesk:
         return self.table.seq
 
     def aim(self, conn: Conn, version: int, since: float) -> int:
-        """The pile version a slap is aimed at when its player pressed ``since`` seconds after
-        pile ``version`` reached their screen: that version if it had been there at least
+        """The race version a race action is aimed at when its player pressed ``since`` seconds
+        after ``version`` reached their screen: that version if it had been there at least
         :data:`MIN_REACTION`, else the latest one before it that had (by when each went out on
         this connection), else the oldest one shown there lately."""
         if since >= MIN_REACTION:
@@ -356,13 +362,19 @@ class RaceDesk:
         return aimed
 
     def credit_for(
-        self, conn: Conn, text: str, pressed_at: float | None, seen_at: float | None
+        self,
+        conn: Conn,
+        text: str,
+        pressed_at: float | None,
+        seen_at: float | None,
+        aim: tuple[Action, int] | None = None,
     ) -> tuple[float, str]:
         """The credit (monotonic seconds) of a person's action arriving now, and the action as
-        it is to be judged: a slap pressed within :data:`MIN_REACTION` of its pile reaching the
-        screen is aimed at the pile before (see :meth:`aim`)."""
+        it is to be judged: a race action (``aim``: it and its version, :meth:`race_aim`)
+        pressed within :data:`MIN_REACTION` of its position reaching the screen is aimed at the
+        position before (see :meth:`aim`)."""
         arrival = time.monotonic()
-        seq = self._seq_seen(conn, text)
+        seq = self._seq_seen(conn, None if aim is None else aim[1])
         shown = self.shown.get(seq, arrival)
         sent = conn.sent_at.get(seq, shown)
         pressed = None if pressed_at is None else pressed_at / 1000.0
@@ -376,18 +388,19 @@ class RaceDesk:
             offset=conn.clock.offset,
         )
         credit = shown + max(reaction, MIN_REACTION)
-        version = _slap_version(text)
-        if version is None:
+        if aim is None:
             return credit, text
-        # Which pile the press was aimed at follows the client's own times when it gives them
-        # (a false claim can only turn a bad slap into a late one), else the server's measure.
+        action, version = aim
+        # Which position the press was aimed at follows the client's own times when it gives
+        # them (a false claim can only turn a bad race action into a late one), else the
+        # server's measure.
         since = pressed - seen if pressed is not None and seen is not None else reaction
         aimed = self.aim(conn, version, since)
         if aimed == version:
             return credit, text
         aimed_seq = self.version_seq.get(aimed, seq)
         floor = self.shown.get(aimed_seq, shown) + MIN_REACTION
-        return max(floor, shown + reaction), f"slap@{aimed}"
+        return max(floor, shown + reaction), str(self.table.game.aimed_at(action, aimed))
 
     async def offer(
         self,
@@ -404,19 +417,19 @@ class RaceDesk:
         reaction the server timed itself; a person's is worked out from the connection."""
         table = self.table
         arrival = time.monotonic()
+        aim = self.race_aim(text)
         if credit is not None:
             credit_m = table.t0 + credit
         elif conn is not None:
-            credit_m, text = self.credit_for(conn, text, pressed_at, seen_at)
+            credit_m, text = self.credit_for(conn, text, pressed_at, seen_at, aim)
         else:
             credit_m = arrival
-        is_slap = text.strip().lower().startswith("slap@")
         for other in self.pending:
             if other.seat == seat and other.text == text:
                 if conn is not None:
                     conn.error("illegal_action", f"{text} is already on its way", ref)
                 return
-        if not self.pending and not is_slap and not self.slappable:
+        if not self.pending and aim is None and not self.open:
             await table.apply_now([(seat, text, credit_m - table.t0, conn, ref)], [arrival])
             return
         if not self.pending:

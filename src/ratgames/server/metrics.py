@@ -24,7 +24,7 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The media type of the text exposition format."""
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-"""Seconds from an action's arrival to its states queued (slap races wait up to 0.6 s)."""
+"""Seconds from an action's arrival to its states queued (real-time races wait up to 0.6 s)."""
 COMMIT_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5)
 """Seconds of a database commit (SQLite's take a fraction of a millisecond)."""
 THINK_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -50,7 +50,7 @@ class Metrics:
         self.latency = Histogram(
             "ratgames_action_latency_seconds",
             "From an action's arrival at the server to the new state queued to every "
-            "connection of its table (slap races include their wait).",
+            "connection of its table (real-time races include their wait).",
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
@@ -70,8 +70,8 @@ class Metrics:
             registry=r,
         )
         self.races = Counter(
-            "ratgames_slap_races_settled",
-            "Egyptian Ratscrew slap races settled (the presses of one window applied in order).",
+            "ratgames_races_settled",
+            "Real-time races settled (the presses of one window applied in order).",
             registry=r,
         )
         self.rejections = Counter(

@@ -6,8 +6,9 @@ version, :data:`PROTOCOL_VERSION`).  Messages from clients are checked against
 ``docs/protocol.md`` explains each message with examples; :func:`json_schema` is the JSON Schema
 of all of them (served at ``/api/protocol/schema`` and kept in ``docs/protocol.schema.json``).
 
-Actions travel as the games' text notation (``"draw"``, ``"slap@17"``); observations and
-spectator views travel as the engine makes them (the server does not look inside them).
+Actions travel as the games' text notation (each game's ``parse_action`` reads it);
+observations and spectator views travel as the engine makes them (the server does not look
+inside them).
 """
 
 from __future__ import annotations
@@ -130,8 +131,8 @@ class ActionMsg(Message):
     ``id`` is the client's own number for the action; the server answers ``ack`` with the same
     ``id`` once the action is stored, or ``error`` with ``ref`` set to it.  In a real-time game
     ``pressed_at`` (the client's clock, in ms, when the player acted) and ``seen_at`` (the
-    client's clock when it showed the state the player reacted to) let the server credit a slap
-    at the player's reaction (see ``docs/server.md``)."""
+    client's clock when it showed the state the player reacted to) let the server credit a race
+    action at the player's reaction (see ``docs/server.md``, "Fair races")."""
 
     type: Literal["action"]
     v: Version
@@ -363,6 +364,12 @@ class StateMsg(Message):
         default=None,
         description="Set when the observation's (or view's) events list holds only what is new: "
         "keep this many entries from the end of the previous whole list, then add them.",
+    )
+    race_version: int | None = Field(
+        default=None,
+        description="In a real-time game, the version of the position race actions answer "
+        "(the engine's State.race_version: counted up each time it changes); None otherwise. "
+        "A client sends, as seen_at, when it first showed the version its race action names.",
     )
 
 

@@ -19,9 +19,10 @@ from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Header, RichLog, Static
 
+from ratgames.core.errors import RatgamesError
 from ratgames.core.game import Action
 from ratgames.core.registry import get_game
-from ratgames.tui.base import GamePanel, game_module, player_rules, render_view
+from ratgames.tui.base import GamePanel, panel_class, player_rules, render_view
 from ratgames.tui.play import QUIET_KEYS
 from ratgames.tui.screens import ConfirmQuit, HelpScreen, KeyHelp
 
@@ -77,7 +78,7 @@ class RemoteApp(App[None]):
         self.sub_title = f"{self.game.title} at table {code} ({who})"
         self.panel: GamePanel | None = None
         if seat is not None:
-            panel_cls = game_module(self.game, "tui").Panel
+            panel_cls = panel_class(self.game)
             memory_aid = bool(self.game.options.get("memory_aid", False))
             self.panel = panel_cls(self.game, seat, self, memory_aid=memory_aid)
         self.picture = Static(id="picture")
@@ -90,8 +91,8 @@ class RemoteApp(App[None]):
         self.connection_events = 0
         self.ready = False
         self.early_lines: list[str] = []
-        self.pile_seen: dict[int, float] = {}
-        """Real time: when each pile version was first shown here (the client's clock, ms)."""
+        self.race_seen: dict[int, float] = {}
+        """Real time: when each race version was first shown here (the client's clock, ms)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -146,10 +147,15 @@ class RemoteApp(App[None]):
 
     def seen_for(self, text: str) -> float | None:
         """When this screen showed what action ``text`` reacts to (the client's clock, ms): for
-        ``slap@N`` the moment pile version N was first drawn (the panel may name a pile older
-        than the latest one, see the game's rules on reaction time), else the latest state."""
-        if text.startswith("slap@") and text[5:].isdigit():
-            seen = self.pile_seen.get(int(text[5:]))
+        a race action (one the game names a race version for, ``Game.race_aim``) the moment
+        that version was first drawn (the panel may name one older than the latest, see the
+        game's rules on reaction time), else the latest state."""
+        try:
+            version = self.game.race_aim(self.game.parse_action(text))
+        except RatgamesError:
+            version = None
+        if version is not None:
+            seen = self.race_seen.get(version)
             if seen is not None:
                 return seen
         state = self.client.state
@@ -226,19 +232,19 @@ class RemoteApp(App[None]):
             else:
                 self.refuse(f"Server: {msg['message']}")
 
-    def note_pile(self, msg: dict[str, Any]) -> None:
-        """Remember when a ``state`` showing a new pile version came (real-time games)."""
-        obs = msg.get("observation")
-        if isinstance(obs, dict) and isinstance(obs.get("pile_version"), int):
+    def note_race(self, msg: dict[str, Any]) -> None:
+        """Remember when a ``state`` showing a new race version came (real-time games)."""
+        version = msg.get("race_version")
+        if isinstance(version, int):
             seen = self.client.seen_at.get(msg["seq"])
             if seen is not None:
-                self.pile_seen.setdefault(obs["pile_version"], seen)
-                if len(self.pile_seen) > 64:
-                    for old in sorted(self.pile_seen)[:32]:
-                        del self.pile_seen[old]
+                self.race_seen.setdefault(version, seen)
+                if len(self.race_seen) > 64:
+                    for old in sorted(self.race_seen)[:32]:
+                        del self.race_seen[old]
 
     def _state(self, msg: dict[str, Any]) -> None:
-        self.note_pile(msg)
+        self.note_race(msg)
         if self.panel is not None and msg["observation"] is not None:
             # The panel tells the seat's events itself (as in local play), once each: the
             # server's sentences for them would say everything twice.

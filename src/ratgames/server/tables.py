@@ -320,8 +320,8 @@ class Settings:
     warm_pool: bool = True
     """Start the search bots' processes with the server (else when first needed)."""
     max_rtt: float = MAX_RTT
-    """The longest round trip (seconds) made up for in slap races (docs/server.md, "Fair
-    slaps")."""
+    """The longest round trip (seconds) made up for in real-time races (docs/server.md, "Fair
+    races")."""
     transport_rtt: bool = True
     """Bound each connection's round trip made up for by the kernel's TCP measure of it (off
     behind a reverse proxy, where that measure is of the proxy's hop)."""
@@ -586,6 +586,7 @@ class Table:
             "time": round(self.last_time(), 4),
             "outcome": outcome.to_json() if outcome is not None else None,
             "record_id": self.record_id,
+            "race_version": state.race_version(),
         }
         if conn.delta_events and kept:
             whole = observation if observation is not None else view
@@ -613,9 +614,9 @@ class Table:
         if self.state is None:
             return
         spectators = [c for c in self.conns if c.seat is None]
-        view = self.state.spectator_view() if spectators or self.race is not None else None
-        if self.race is not None and view is not None:
-            self.race.published(self.seq, view)
+        view = self.state.spectator_view() if spectators else None
+        if self.race is not None:
+            self.race.published(self.seq, self.state)
         for conn in list(self.conns):
             if conn.seat is not None:
                 conn.send(self.state_message(conn, view), seq=self.seq)
