@@ -25,7 +25,7 @@ import os
 import time
 from collections.abc import Callable
 
-from ratgames.games.egyptian_ratscrew.hunt import (
+from ratgames.hunt import (
     HAND,
     HuntSpec,
     deal_at,

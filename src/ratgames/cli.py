@@ -59,7 +59,7 @@ class LazyGroup(click.Group):
         "bot": "ratgames.server.cli:bot",
         "host": "ratgames.server.cli:host",
         "report": "ratgames.report.cli:report",
-        "hunt": "ratgames.games.egyptian_ratscrew.hunt_cli:hunt",
+        "hunt": "ratgames.hunt.cli:hunt",
         "compile": "ratgames.compiled_cli:compile_group",
         "train": "ratgames.rl.learn.cli:train",
         "dataset": "ratgames.rl.learn.cli:dataset",

@@ -1,9 +1,9 @@
-/* Beggar-my-neighbour play-out for the record hunt (ratgames.games.egyptian_ratscrew.hunt).
+/* Beggar-my-neighbour play-out for the record hunt (ratgames.hunt).
  *
- * An optional accelerator: hunt.py compiles this file with the system C compiler into a cache
+ * An optional accelerator: kernel.py compiles this file with the system C compiler into a cache
  * folder and loads it with ctypes; without a compiler the same functions run in Python.  Both
  * must give the same results for every deal (the tests check it), so every function here has a
- * line-for-line twin in hunt.py.
+ * line-for-line twin in deals.py.
  *
  * A deal is 52 bytes: the rank classes of the first player's 26 cards (top card first), then the
  * second player's; 0 is a number card and 1..4 a jack, queen, king or ace (the cards a player

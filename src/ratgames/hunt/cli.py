@@ -21,25 +21,26 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ...checkpoint import write_json_atomic
-from ...outputs import check_output_file
-from .hunt import (
+from ..checkpoint import write_json_atomic
+from ..outputs import check_output_file
+from .deals import (
     MAX_SWAPS,
-    ChunkResult,
     EngineMismatch,
     Figures,
-    Found,
     HuntError,
+    check_with_engine,
+    deal_text,
+    parse_deal,
+    play,
+)
+from .kernel import KernelError, load_kernel
+from .search import (
+    ChunkResult,
+    Found,
     HuntInterrupted,
     HuntSpec,
     HuntState,
-    KernelError,
-    check_with_engine,
-    deal_text,
     load_checkpoint,
-    load_kernel,
-    parse_deal,
-    play,
     run_hunt,
 )
 

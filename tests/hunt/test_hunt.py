@@ -13,10 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.games.egyptian_ratscrew.test_ers_beggar import NEVER_ENDING, RECORDS
 
-from ratgames.games.egyptian_ratscrew import hunt
-from ratgames.games.egyptian_ratscrew.hunt import (
-    DECK,
-    UNRESOLVED,
+from ratgames.hunt import (
     CKernel,
     EngineMismatch,
     Figures,
@@ -37,6 +34,8 @@ from ratgames.games.egyptian_ratscrew.hunt import (
     play_fast,
     run_hunt,
 )
+from ratgames.hunt import kernel as kernels
+from ratgames.hunt.deals import DECK, UNRESOLVED
 
 CYCLE = parse_deal("/".join(NEVER_ENDING))
 RECORD_2022 = parse_deal("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---")
@@ -51,14 +50,14 @@ def kernel_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         # The hunt's worker processes (a pool, Ray) start with this home, which holds no build
         # of the engine: they must not require one (the hunt plays with its own kernel).
         mp.delenv("RATGAMES_COMPILED", raising=False)
-        mp.setattr(hunt, "_KERNELS", {})
+        mp.setattr(kernels, "_KERNELS", {})
         yield home / "cache"
 
 
 @pytest.fixture(scope="module")
 def c_kernel(kernel_cache: Path) -> CKernel:
     try:
-        return CKernel(hunt.build_kernel(kernel_cache))
+        return CKernel(kernels.build_kernel(kernel_cache))
     except KernelError as exc:  # pragma: no cover - every CI machine has a C compiler
         pytest.skip(f"no C kernel here: {exc}")
 
@@ -151,24 +150,24 @@ def test_a_disagreement_with_the_engine_is_an_error() -> None:
 
 
 def test_a_c_kernel_that_plays_otherwise_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hunt, "_KERNELS", {})
-    monkeypatch.setattr(hunt, "play_fast", lambda deal, limit=20_000: (0, 1, 1))
+    monkeypatch.setattr(kernels, "_KERNELS", {})
+    monkeypatch.setattr(kernels, "play_fast", lambda deal, limit=20_000: (0, 1, 1))
     with pytest.raises(KernelError, match="unlike the Python loop"):
-        hunt.load_kernel("c")
-    assert hunt.load_kernel("auto").name == "python"
+        kernels.load_kernel("c")
+    assert kernels.load_kernel("auto").name == "python"
 
 
 def test_without_a_compiler_the_python_loop_is_used(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(hunt, "_KERNELS", {})
+    monkeypatch.setattr(kernels, "_KERNELS", {})
     monkeypatch.setenv("RATGAMES_HOME", str(tmp_path))
     monkeypatch.setenv("CC", "no-such-compiler-here")
     with pytest.raises(KernelError, match="no C compiler"):
-        hunt.load_kernel("c")
-    assert hunt.load_kernel("auto").name == "python"
+        kernels.load_kernel("c")
+    assert kernels.load_kernel("auto").name == "python"
     with pytest.raises(HuntError, match="unknown kernel"):
-        hunt.load_kernel("fortran")
+        kernels.load_kernel("fortran")
 
 
 # --- deals ---------------------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from ratgames.cli import main
-from ratgames.games.egyptian_ratscrew import hunt
-from ratgames.games.egyptian_ratscrew.hunt import engine_figures, parse_deal, play
+from ratgames.hunt import engine_figures, parse_deal, play
+from ratgames.hunt import kernel as kernels
 
 RECORD_2007 = "K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"
 
@@ -20,7 +20,7 @@ RECORD_2007 = "K-KK----K-A-----JAA--Q--J-/---Q---Q-J-----J------AQ--"
 def own_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A compiled kernel goes to the test's folder, never the user's cache."""
     monkeypatch.setenv("RATGAMES_HOME", str(tmp_path / "home"))
-    monkeypatch.setattr(hunt, "_KERNELS", {})
+    monkeypatch.setattr(kernels, "_KERNELS", {})
     yield
 
 
