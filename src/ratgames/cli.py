@@ -573,9 +573,9 @@ def _new_app(
 
 
 def _panel_class(game: Game) -> Any:
-    from .tui.base import game_module
+    from .tui.base import panel_class
 
-    return game_module(game, "tui").Panel
+    return panel_class(game)
 
 
 def _resumed_app(game: str | None, which: str, folder: Path, no_record: bool, pace: float) -> Any:

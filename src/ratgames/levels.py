@@ -1,15 +1,19 @@
 """Difficulty levels for players: ``easy``, ``normal``, ``hard`` and ``expert``, per game.
 
-A game may name its own levels in its ``bots`` module as ``LEVELS = {"easy": "heuristic:...",
-...}``; otherwise the levels below apply.  The search bots play their samples out with the game's
-heuristic bot, or at random where the game has none.
+A game may name its own levels as its ``levels`` part (a mapping such as ``{"easy":
+"heuristic:...", ...}``, declared where it is registered, see
+:class:`ratgames.core.registry.GameParts`); the levels it leaves out are the general ones below.
+The search bots play their samples out with the game's heuristic bot, or at random where the
+game has none.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from .core.bots import bot_entries
 from .core.errors import UnknownNameError
-from .core.registry import game_class
+from .core.registry import game_part
 
 LEVEL_NAMES = ("easy", "normal", "hard", "expert")
 
@@ -23,16 +27,8 @@ GENERAL_LEVELS = {
 
 def levels_for(game_id: str) -> dict[str, str]:
     """The bot spec of every level for ``game_id``."""
-    import importlib
-
-    package = game_class(game_id).__module__.rpartition(".")[0]
     names = {e.name for e in bot_entries(game_id)}
-    try:
-        own: dict[str, str] = dict(
-            getattr(importlib.import_module(f"{package}.bots"), "LEVELS", {})
-        )
-    except ModuleNotFoundError:
-        own = {}
+    own: Mapping[str, str] = game_part(game_id, "levels") or {}
     out: dict[str, str] = {}
     for level in LEVEL_NAMES:
         spec = own.get(level) or GENERAL_LEVELS[level]

@@ -235,18 +235,12 @@ def register_lazy_bot(
 
 def bot_entries(game_id: str) -> list[BotEntry]:
     """Every bot that plays ``game_id``: the game's own bots first, then the general ones."""
-    import importlib
+    from .registry import game_class, game_part
 
-    from .registry import game_class
-
-    # game_class loads the plugins, among them the bots that play every game (such as search).
-    # A game's own bots live in the ``bots`` module beside its rules; importing it registers them.
-    package = game_class(game_id).__module__.rpartition(".")[0]
-    try:
-        importlib.import_module(f"{package}.bots")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{package}.bots":
-            raise
+    # The registry loads the plugins, among them the bots that play every game (such as search).
+    # A game's own bots are its ``bots`` part (declared where it is registered): importing it
+    # registers them.
+    game_part(game_id, "bots")
     own = [e for (g, _), e in _BOTS.items() if g == game_id]
     real_time = game_class(game_id).real_time
     general = [

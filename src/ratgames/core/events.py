@@ -18,14 +18,14 @@ followed by its fields by name (tuples as lists, cards as their notation)::
     {"kind": "take", "seat": 1, "card": "7"}
 
 Observations and spectator views carry their events in this form (under ``"events"``), only the
-ones the viewer may know.  Sentences come from each game's ``render`` module only, through
+ones the viewer may know.  Sentences come from each game's ``render`` part only (see
+:class:`ratgames.core.registry.GameParts`), through
 :func:`event_text`, which front ends (terminal, browser, logs) call with the JSON form.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -78,7 +78,7 @@ def event_json(game: Game, event: Event) -> dict[str, Any]:
 
 def event_text(game: Game, event: Mapping[str, Any], viewer: int | None = None) -> str:
     """One event (in its JSON form) as a sentence, as seat ``viewer`` sees it (None: a
-    spectator).  The words come from the game's ``render`` module (``describe_event``), or from
+    spectator).  The words come from the game's ``render`` part (``describe_event``), or from
     :meth:`Game.describe_event` where a game overrides it.
 
     >>> from ratgames.testing import HighCard
@@ -89,8 +89,10 @@ def event_text(game: Game, event: Mapping[str, Any], viewer: int | None = None) 
 
 
 def render_module_describe(game: Game) -> Callable[[Game, Mapping[str, Any], int | None], str]:
-    """The ``describe_event`` function of the ``render`` module beside the game's rules."""
-    package = type(game).__module__.rpartition(".")[0]
-    module = importlib.import_module(f"{package}.render")
+    """The ``describe_event`` function of the game's ``render`` part (declared where the game is
+    registered, :class:`ratgames.core.registry.GameParts`)."""
+    from .registry import required_part
+
+    module = required_part(game.id, "render", "describing an event")
     describe: Callable[[Game, Mapping[str, Any], int | None], str] = module.describe_event
     return describe

@@ -1,9 +1,5 @@
-"""The built-in games.  Each lives in its own subpackage and is registered here by id."""
+"""The built-in games.  Each lives in its own subpackage, whose ``__init__.py`` registers it by
+id with every part it brings (:class:`ratgames.core.registry.GameParts`); importing this package
+imports those four small modules, and nothing else of the games until a game is asked for."""
 
-from ratgames.core.registry import register_game as register_game
-
-# One line per game: id -> "module:GameClass".
-register_game("caged-rats", "ratgames.games.caged_rats.rules:CagedRats")
-register_game("rat-a-tat-cat", "ratgames.games.rat_a_tat_cat.rules:RatATatCat")
-register_game("rats", "ratgames.games.rats.rules:Rats")
-register_game("egyptian-ratscrew", "ratgames.games.egyptian_ratscrew.rules:EgyptianRatscrew")
+from . import caged_rats, rat_a_tat_cat, rats, egyptian_ratscrew  # noqa: F401, I001  (registered in this order)

@@ -1,11 +1,9 @@
-"""What a game's terminal panel is, and how it finds the game's modules."""
+"""What a game's terminal panel is, and how it finds the game's panel and text picture."""
 
 from __future__ import annotations
 
-import importlib
 import re
 import sys
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from rich.text import Text
@@ -252,13 +250,18 @@ def check_terminal(what: str, headless: bool = False, instead: str = "") -> None
         raise NoTerminal(f"{what} needs a terminal to play in, and {problem}{instead}")
 
 
-def game_module(game: Game, name: str) -> ModuleType:
-    """The module ``name`` (``"tui"``, ``"render"``, ``"bots"``) of the game's own package."""
-    package = type(game).__module__.rpartition(".")[0]
-    return importlib.import_module(f"{package}.{name}")
+def panel_class(game: Game) -> type[GamePanel]:
+    """The game's terminal panel: its ``tui`` part (declared where the game is registered,
+    :class:`ratgames.core.registry.GameParts`)."""
+    from ratgames.core.registry import required_part
+
+    panel: type[GamePanel] = required_part(game.id, "tui", "the terminal table")
+    return panel
 
 
 def render_view(game: Game, view: dict[str, Any]) -> str:
-    """The game's text picture of an observation or spectator view."""
-    text: str = game_module(game, "render").render(game, view)
+    """The game's text picture of an observation or spectator view (its ``render`` part)."""
+    from ratgames.core.registry import required_part
+
+    text: str = required_part(game.id, "render", "the text picture").render(game, view)
     return text

@@ -42,7 +42,7 @@ from ratgames.core.errors import IllegalAction
 from ratgames.core.game import Action, Game, State
 from ratgames.core.records import save_record
 
-from .base import GamePanel, check_terminal, game_module, player_rules
+from .base import GamePanel, check_terminal, panel_class, player_rules
 from .screens import (
     ConfirmQuit,
     HelpScreen,
@@ -185,7 +185,7 @@ class PlayApp(App[None]):
         self.watching = not self.people
         if self.watching:  # bots only: watch the game from ``seat``'s chair
             self.people = [seat if seat is not None else 0]
-        panel_cls: type[GamePanel] = game_module(game, "tui").Panel
+        panel_cls: type[GamePanel] = panel_class(game)
         if game.real_time and len(self.people) > panel_cls.max_people:
             raise ValueError(
                 f"{game.title} is played in real time, and its table takes "

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Header, Static
 from ratgames.core.game import State
 from ratgames.core.records import load_record, replay
 
-from .base import check_terminal, game_module, render_view
+from .base import check_terminal, panel_class, render_view
 from .screens import HelpScreen, KeyHelp
 from .session import command
 
@@ -48,7 +48,7 @@ def frame_text(
     body = render_view(game, view)
     ended = stage_end_view(frames, moves, index, seat)
     if ended is not None:
-        word = game_module(game, "tui").Panel.stage_word
+        word = panel_class(game).stage_word
         number = frames[index - 1].stage() + 1
         body = (
             f"{word} {number} is over:\n{render_view(game, ended)}\n\n{word} {number + 1}:\n{body}"
@@ -78,7 +78,7 @@ def stage_end_view(
     stage = before.stage()
     if frames[index].stage() == stage:
         return None
-    if not game_module(before.game, "tui").Panel.shows_stage_end:
+    if not panel_class(before.game).shows_stage_end:
         return None
     end = before.clone()
     end.only_scored_after(stage)
