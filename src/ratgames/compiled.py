@@ -49,6 +49,9 @@ MODULES: tuple[str, ...] = (
     "ratgames.games.caged_rats.rules",
     "ratgames.games.caged_rats.playout",
     "ratgames.games.caged_rats.bots",
+    "ratgames.games.caged_rats.action",
+    "ratgames.games.caged_rats.deck",
+    "ratgames.games.caged_rats.views",
     "ratgames.games.egyptian_ratscrew.rules",
     "ratgames.games.egyptian_ratscrew.bots",
     "ratgames.games.rat_a_tat_cat.rules",
@@ -70,6 +73,7 @@ HASHED: tuple[str, ...] = (
     "games/*/events.py",
     "games/*/playout.py",
     "games/rats/combos.py",
+    "games/caged_rats/*.py",
 )
 """The source files (relative to the package) a build must match: the compiled modules and every
 module of the package they import."""

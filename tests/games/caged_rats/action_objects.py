@@ -1,6 +1,6 @@
 """Caged Rats action objects of every shape, for the action fuzz (hypothesis).
 
-:func:`action_objects` builds :class:`~ratgames.games.caged_rats.rules.Act` objects directly
+:func:`action_objects` builds :class:`~ratgames.games.caged_rats.action.Act` objects directly
 (never through the notation) with field values of any type: out-of-range ints, bools where an int
 belongs, floats (nan and infinities too), strings, None, tuples, a cage naming one card twice or
 its higher card first, a cage of mixed colours, a second card on an action that takes one.  Some
@@ -15,7 +15,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ratgames.core.game import Game
-from ratgames.games.caged_rats.rules import BLACK_CARDS, RED_CARDS, Act
+from ratgames.games.caged_rats.action import Act
+from ratgames.games.caged_rats.deck import BLACK_CARDS, RED_CARDS
 
 KINDS = ("cage", "offer", "bid", "top", "throw", "feed")
 

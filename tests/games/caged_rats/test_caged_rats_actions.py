@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 import ratgames
 from ratgames.core.errors import IllegalAction, InvalidNotation
 from ratgames.core.rng import Rng
-from ratgames.games.caged_rats.rules import Act, CagedRatsState
+from ratgames.games.caged_rats.action import Act
+from ratgames.games.caged_rats.rules import CagedRatsState
 
 from .action_objects import action_objects
 from .test_caged_rats_rules import new, play

@@ -10,7 +10,7 @@ import ratgames
 from ratgames.core.bots import SeatView, make_bot
 from ratgames.core.errors import OptionError
 from ratgames.core.runner import play_game
-from ratgames.games.caged_rats.rules import BLACK_CARDS, RED_CARDS, TEXT
+from ratgames.games.caged_rats.deck import BLACK_CARDS, RED_CARDS, TEXT
 
 RED_HAND = ["2H", "3D", "4H", "AD", "KD", "AH", "QH", "5D"]
 BLACK_HAND = ["2C", "3S", "4C", "AS", "KS", "AC", "QS", "5C"]

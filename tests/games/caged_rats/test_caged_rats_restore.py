@@ -17,7 +17,8 @@ from ratgames.core.bots import SeatView, make_bot
 from ratgames.core.errors import SnapshotError
 from ratgames.core.game import Game, State
 from ratgames.core.rng import Rng
-from ratgames.games.caged_rats.rules import TEXT, CagedRats, CagedRatsState
+from ratgames.games.caged_rats.deck import TEXT
+from ratgames.games.caged_rats.rules import CagedRats, CagedRatsState
 
 from .test_caged_rats_rules import new, play
 

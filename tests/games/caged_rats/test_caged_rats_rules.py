@@ -10,15 +10,8 @@ import pytest
 import ratgames
 from ratgames.core.errors import DealError, IllegalAction, OptionError
 from ratgames.core.rng import Rng
-from ratgames.games.caged_rats.rules import (
-    BLACK_CARDS,
-    RED_CARDS,
-    TEXT,
-    CagedRatsState,
-    cage_points,
-    rat_points,
-    rat_value,
-)
+from ratgames.games.caged_rats.deck import BLACK_CARDS, RED_CARDS, TEXT, rat_value
+from ratgames.games.caged_rats.rules import CagedRatsState, cage_points, rat_points
 
 RED_HAND = ["2H", "3D", "4H", "AD", "KD", "AH", "QH", "5D"]
 BLACK_HAND = ["2C", "3S", "4C", "AS", "KS", "AC", "QS", "5C"]

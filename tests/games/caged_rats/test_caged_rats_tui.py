@@ -6,8 +6,9 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import ratgames
+from ratgames.games.caged_rats.deck import BLACK_CARDS, RED_CARDS, TEXT
 from ratgames.games.caged_rats.render import describe_event, render
-from ratgames.games.caged_rats.rules import BLACK_CARDS, RED_CARDS, TEXT, CagedRatsState
+from ratgames.games.caged_rats.rules import CagedRatsState
 
 if TYPE_CHECKING:
     from tests.conftest import OpenTable

@@ -13,22 +13,9 @@ from ratgames.core.bots import Bot, SeatView, bot_params_from, register_bot
 from ratgames.core.game import Action, Game
 from ratgames.core.options import Option
 
-from .rules import (
-    BID_ACT,
-    CAGE_ACT,
-    COLOUR_CARDS,
-    COLOUR_KEYS,
-    FEED_ACT,
-    OFFER_ACT,
-    RAT_VALUE,
-    TEXT,
-    THROW_ACT,
-    TOP_ACT,
-    Act,
-    cage_points,
-    feed_choices_for,
-    toppers,
-)
+from .action import BID_ACT, CAGE_ACT, FEED_ACT, OFFER_ACT, THROW_ACT, TOP_ACT, Act
+from .deck import COLOUR_CARDS, COLOUR_KEYS, RAT_VALUE, TEXT
+from .rules import cage_points, feed_choices_for, toppers
 
 CARD_OF: dict[str, int] = {t: c for c, t in enumerate(TEXT)}
 

@@ -17,19 +17,8 @@ from bisect import insort
 
 from ratgames.core.rng import Rng
 
-from .rules import (
-    BID,
-    FEED,
-    LEADS_PER_DEAL,
-    OFFER,
-    OVER,
-    RAT_VALUE,
-    REFILL,
-    RESPOND,
-    SUIT,
-    CagedRatsState,
-    toppers,
-)
+from .deck import BID, FEED, LEADS_PER_DEAL, OFFER, OVER, RAT_VALUE, REFILL, RESPOND, SUIT
+from .rules import CagedRatsState, toppers
 
 
 def random_playout(

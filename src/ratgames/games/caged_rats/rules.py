@@ -13,28 +13,56 @@ Cards are the standard deck ints of :mod:`ratgames.cards`; seat 0 is red, seat 1
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, cast
 
 from ratgames import cards as deckmod
-from ratgames.core import snapshots
 from ratgames.core._mypyc import mypyc_attr
-from ratgames.core.errors import (
-    DealError,
-    IllegalAction,
-    InvalidNotation,
-    OptionError,
-    SnapshotError,
-)
-from ratgames.core.events import Event, event_json
+from ratgames.core.errors import DealError, IllegalAction, OptionError
+from ratgames.core.events import event_json
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
-from ratgames.core.snapshots import json_text as _json_text
 from ratgames.core.snapshots import short as _short
-from ratgames.core.snapshots import whole as _whole
 
+from . import views
+from .action import (
+    BID_ACT,
+    CAGE_ACT,
+    FEED_ACT,
+    OFFER_ACT,
+    THROW_ACT,
+    TOP_ACT,
+    Act,
+    action_problem,
+    canonical_action,
+    card_in_notation,
+    parse_action,
+)
+from .deck import (
+    BID,
+    BLACK_CARDS,
+    CAGE,
+    COLOUR_KEYS,
+    FEED,
+    HAND_SIZE,
+    LEADS_PER_DEAL,
+    OFFER,
+    OVER,
+    OWNER,
+    PHASE_NAMES,
+    RANK,
+    RAT_VALUE,
+    RED,
+    RED_CARDS,
+    REFILL,
+    RESPOND,
+    SEAT_NAMES,
+    STOCK_SIZE,
+    SUIT,
+    TEXT,
+)
 from .events import (
     Bid,
     Caged,
@@ -49,50 +77,6 @@ from .events import (
     Topped,
     Unfed,
 )
-
-RED: Final = 0
-BLACK: Final = 1
-SEAT_NAMES = ("Red", "Black")
-COLOUR_KEYS = ("red", "black")
-RANK: Final[tuple[int, ...]] = tuple(deckmod.rank_of(c) for c in range(52))
-"""Each card's rank (:func:`ratgames.cards.rank_of`), as a table the play-outs read fast."""
-SUIT: Final[tuple[int, ...]] = tuple(deckmod.suit_of(c) for c in range(52))
-"""Each card's suit (:func:`ratgames.cards.suit_of`), as a table the play-outs read fast."""
-RED_CARDS: Final[tuple[int, ...]] = tuple(c for c in range(52) if SUIT[c] in (1, 2))
-BLACK_CARDS: Final[tuple[int, ...]] = tuple(c for c in range(52) if SUIT[c] in (0, 3))
-COLOUR_CARDS = (RED_CARDS, BLACK_CARDS)
-OWNER: tuple[int, ...] = tuple(RED if SUIT[c] in (1, 2) else BLACK for c in range(52))
-HAND_SIZE: Final = 8
-STOCK_SIZE: Final = 18
-LEADS_PER_DEAL: Final = 16
-REFILL: Final = 3
-
-# The phases (constants the compiled build inlines).
-CAGE: Final = 0
-OFFER: Final = 1
-BID: Final = 2
-RESPOND: Final = 3
-FEED: Final = 4
-OVER: Final = 5
-PHASE_NAMES = ("cage", "offer", "bid", "respond", "feed", "over")
-
-
-def rat_value(card: int) -> int:
-    """Captures that satisfy a rat: pip value, ace 1, jack/queen/king 10.
-
-    >>> rat_value(deckmod.parse_card("5H")), rat_value(deckmod.parse_card("AS"))
-    (5, 1)
-    >>> rat_value(deckmod.parse_card("QD"))
-    10
-    """
-    rank = deckmod.rank_of(card)
-    if rank == deckmod.ACE:
-        return 1
-    return min(rank + 2, 10)
-
-
-RAT_VALUE: Final[tuple[int, ...]] = tuple(rat_value(c) for c in range(52))
-TEXT: Final[tuple[str, ...]] = tuple(deckmod.card_text(c) for c in range(52))
 
 
 def rat_points(value: int, captures: int) -> int:
@@ -223,124 +207,6 @@ class DealSummary:
         }
 
 
-# --- actions ------------------------------------------------------------------------------------
-
-
-class Act(NamedTuple):
-    """An action: its ``kind``, a card (the rat number 1 or 2 for ``feed``), and for ``cage``
-    the second card (higher than the first; -1 for every other kind).
-
-    Only an ``Act`` whose fields have exactly these types (a ``str`` and two ``int``, never a bool
-    or a float) and values is an action of the game; :func:`canonical_action` finds it.
-    """
-
-    kind: str
-    card: int
-    card2: int = -1
-
-    def __str__(self) -> str:
-        if canonical_action(self) is None:
-            return repr(self)
-        if self.kind == "feed":
-            return f"feed {self.card}"
-        if self.kind == "cage":
-            return f"cage {TEXT[self.card]} {TEXT[self.card2]}"
-        return f"{self.kind} {TEXT[self.card]}"
-
-
-OFFER_ACT: Final[tuple[Act, ...]] = tuple(Act("offer", c) for c in range(52))
-BID_ACT: Final[tuple[Act, ...]] = tuple(Act("bid", c) for c in range(52))
-TOP_ACT: Final[tuple[Act, ...]] = tuple(Act("top", c) for c in range(52))
-THROW_ACT: Final[tuple[Act, ...]] = tuple(Act("throw", c) for c in range(52))
-FEED_ACT: Final[tuple[Act, Act]] = (Act("feed", 1), Act("feed", 2))
-CAGE_ACT: Final[dict[tuple[int, int], Act]] = {
-    (a, b): Act("cage", a, b) for colour in COLOUR_CARDS for a in colour for b in colour if a < b
-}
-SINGLE_KINDS = {"offer": OFFER_ACT, "bid": BID_ACT, "top": TOP_ACT, "throw": THROW_ACT}
-KINDS = ("cage", "offer", "bid", "top", "throw", "feed")
-NOTATION_HELP = (
-    "write 'cage 5H 9D', 'offer QH', 'bid 7D', 'top 9S', 'throw 2C' or 'feed 1' / 'feed 2'"
-)
-
-
-def canonical_action(action: object) -> Act | None:
-    """The game's own action equal to ``action`` field by field with the same types, or None if
-    ``action`` is not an action of Caged Rats at all (``Act("offer", True)`` is not ``offer 2D``).
-
-    >>> canonical_action(Act("cage", 2, 6)) is CAGE_ACT[2, 6]
-    True
-    >>> canonical_action(Act("cage", 6, 2)), canonical_action(Act("bid", 1.0))
-    (None, None)
-    """
-    if type(action) is not Act or len(action) != 3:
-        return None
-    # Fields of any type (a compiled build would otherwise convert them to the declared ones).
-    fields: tuple[object, object, object] = action
-    kind, card, card2 = fields
-    if type(kind) is not str or type(card) is not int or type(card2) is not int:
-        return None
-    if kind == "cage":
-        return CAGE_ACT.get((card, card2))
-    if card2 != -1:
-        return None
-    if kind == "feed":
-        return FEED_ACT[card - 1] if card in (1, 2) else None
-    table = SINGLE_KINDS.get(kind)
-    if table is None or not 0 <= card < 52:
-        return None
-    return table[card]
-
-
-def action_problem(action: object) -> str:
-    """Why ``action`` is not a Caged Rats action at all (for one :func:`canonical_action`
-    refuses), naming what is allowed."""
-    if type(action) is not Act or len(action) != 3:
-        return f"{_short(action)} is not a Caged Rats action (an Act); {NOTATION_HELP}"
-    # The fields as they are, of any type (a compiled build would convert them otherwise).
-    fields = cast("tuple[object, object, object]", action)
-    if type(fields[0]) is not str or fields[0] not in KINDS:
-        return f"{_short(fields[0])} is not a kind of action; the kinds are {', '.join(KINDS)}"
-    for name, value in (("card", fields[1]), ("card2", fields[2])):
-        if type(value) is not int:
-            what = "the rat 1 or 2" if fields[0] == "feed" and name == "card" else "a whole number"
-            shown = _short(value)
-            return (
-                f"{fields[0]}: {name} must be {what} (an int, not a bool or a float), not {shown}"
-            )
-    kind, card, card2 = action  # every field has its type now
-    if kind == "feed":
-        if card2 != -1:
-            return f"feed takes one number, the rat 1 or 2 (card2 stays -1), not {card2}"
-        return f"feed names rat 1 or 2, not {card}"
-    for value in (card, card2) if kind == "cage" else (card,):
-        if not 0 <= value < 52:
-            return f"{kind}: a card is a number from 0 to 51, not {value}"
-    if kind != "cage":
-        return f"{kind} takes one card (card2 stays -1), not a second card {card2}"
-    if card == card2:
-        return f"a cage names two different cards, not {TEXT[card]} twice"
-    if OWNER[card] != OWNER[card2]:
-        return (
-            f"cage {TEXT[card]} {TEXT[card2]}: both rats come from one player's cards "
-            "(both red or both black)"
-        )
-    return (
-        f"a cage names its lower card first: cage {TEXT[card2]} {TEXT[card]}, "
-        f"not cage {TEXT[card]} {TEXT[card2]}"
-    )
-
-
-def _card_in_notation(text: str, action: str) -> int:
-    """A card of the 52 written in an action's text, else :class:`InvalidNotation`."""
-    try:
-        card = deckmod.parse_card(text)
-    except IllegalAction as exc:
-        raise InvalidNotation(f"{action!r}: {exc}") from None
-    if card >= 52:
-        raise InvalidNotation(f"{action!r}: Caged Rats is played without jokers")
-    return card
-
-
 # --- the game -----------------------------------------------------------------------------------
 
 
@@ -392,7 +258,7 @@ class CagedRats(Game):
     def parse_card(self, text: str) -> int:
         """The card written as ``text`` (``"10H"``, ``"QS"``); :class:`InvalidNotation` if it
         is not one of the 52 cards."""
-        return _card_in_notation(text, text)
+        return card_in_notation(text, text)
 
     def canonical_action(self, action: object) -> Act | None:
         return canonical_action(action)
@@ -413,117 +279,12 @@ class CagedRats(Game):
     def parse_action(self, text: object) -> Act:
         """The action written as ``text``.  A cage may name its cards in either order (it is
         written lower card first); text that is no action raises :class:`InvalidNotation`."""
-        if not isinstance(text, str):
-            raise InvalidNotation(f"an action is text, not {_short(text)}; {NOTATION_HELP}")
-        words = text.strip().lower().split()
-        if not words:
-            raise InvalidNotation(f"empty action; {NOTATION_HELP}")
-        kind = words[0]
-        if kind == "feed":
-            if len(words) == 2 and words[1] in ("1", "2"):
-                return FEED_ACT[int(words[1]) - 1]
-            raise InvalidNotation(f"{text!r}: choose the rat with 'feed 1' or 'feed 2'")
-        if kind == "cage":
-            if len(words) != 3:
-                raise InvalidNotation(f"{text!r}: cage two cards, e.g. 'cage 5H 9D'")
-            a, b = _card_in_notation(words[1], text), _card_in_notation(words[2], text)
-            if a == b:
-                raise InvalidNotation(f"{text!r}: cage two different cards")
-            act = CAGE_ACT.get((a, b) if a < b else (b, a))
-            if act is None:
-                raise InvalidNotation(
-                    f"{text!r}: both rats come from one player's cards (both red or both black)"
-                )
-            return act
-        table = SINGLE_KINDS.get(kind)
-        if table is None:
-            raise InvalidNotation(f"{text!r} is not an action; {NOTATION_HELP}")
-        if len(words) != 2:
-            raise InvalidNotation(f"{text!r}: {kind} takes one card, e.g. '{kind} 9S'")
-        return table[_card_in_notation(words[1], text)]
+        return parse_action(text)
 
     def rules(self) -> str:
-        o = self.options
-        return f"""# Caged Rats
+        from .text import rules_text
 
-Two players: **Red** (seat 0) holds all 26 hearts and diamonds, **Black** (seat 1) all 26
-clubs and spades.  Each player only ever plays her own cards.
-
-## The deal
-Each player shuffles her own 26 cards, takes 8 into her hand and keeps the other 18 face down
-as her own stock.  The first dealer is chosen by lot.
-
-## Caging the rats
-The non-dealer puts two cards from her hand face up as her rats, then the dealer
-cages two of hers.  A rat wants as many captures of its own suit as its pips: ace 1, two to ten
-their number, jack, queen and king 10.  Rat 1 is the lower of the two cards (in card order:
-rank, then clubs, diamonds, hearts, spades), rat 2 the higher.
-
-## A lead
-There are 16 leads a deal, 8 for each player, alternating, the non-dealer first.
-1. The leader offers a capture card face up from her hand.  Exception: the dealer's
-   first capture is the top card of her stock, turned up automatically.
-2. The leader bids a card from her hand face up.
-3. The responder either tops the bid with a strictly higher card from her hand, shown face up
-   (aces are high, suits do not matter), or throws any card from her hand face down.  Equal
-   ranks do not top: a tie goes to the leader.
-4. If the leader won, the capture is fed, face down, to one of her rats of its suit:
-   to a rat still short of its number if there is one; if two rats of that suit both qualify
-   (both short, or both already full) she chooses which.  A rat that already has
-   its number and is fed again is overfed.  A capture of a suit neither rat has is discarded.
-   If the leader lost, the capture is discarded.  Bids and responses go to the discard pile.
-5. The leader draws up to 3 cards from her own stock.
-
-So after both have led once, a player responds from a hand of 7 and bids from a hand of 5 (after
-offering) until the stocks run out; then hands shrink.  After 16 leads every card is used.
-
-## Scoring a deal
-For each rat: fewer captures than its number, 2 points a capture; exactly its number
-(satisfied), 5 points a capture; more (overfed), 1 point a capture.  If both of a player's rats
-are exactly satisfied she scores 10 points a capture for all her captures instead.
-
-## Deals, rubbers and match
-The player who scored more in a deal deals the next one; if they scored the same, the deal
-passes to the other player.  Each new deal reshuffles both halves.
-A rubber ends after a deal in which a player has reached `target` points (default
-{self.option_specs[0].default}, now {o["target"]}) with more points than the other; if they are
-tied, deals go on until the tie is broken.
-- `match` (default false, now {_b(o["match"])}): play a match, the best of three rubbers; each
-  rubber starts from 0 to 0 and the dealer rule carries on from the last deal.  Points in the
-  outcome are then rubbers won.
-- `single_deal` (default false, now {_b(o["single_deal"])}): play a single deal; the higher
-  score wins it, equal scores share the win.
-- `max_deals` (default 1000, now {o["max_deals"]}): safety cap on the number of deals; a game
-  stopped by it is won by whoever leads (rubbers first in a match, then points), and is marked
-  capped.
-
-## What each player knows
-Both players' rats and how many captures each rat holds are public, as is every card played face
-up (offers, bids, tops), which players remember.  Hands, stock order and cards thrown face down
-are hidden (a player knows her own throws).  Fed captures are face down: their suit follows from
-the rat, and players remember the capture as it was offered.  In the play-by-play, a card
-thrown face down is named only to its thrower.
-
-## Where the rule sheet is silent
-- Rats may share a suit.  Two hungry rats of the capture's suit, or two already full: the
-  leader chooses which; exactly one hungry: it gets the capture.
-- Cards remembered are those of the current deal; earlier deals' cards were reshuffled away.
-- In a match, the next rubber's first dealer follows the usual rule (the last deal's higher
-  scorer, or the other player after a tied deal).
-- A single deal (`single_deal`) with equal scores is a shared win.
-
-## Notation
-How programs and records write the game (players use the keys shown with `?`).  Cards are
-written `10H`, `QS`, `AC`.  Actions: `cage 5H 9D` (lower card first; typed, the two cards may
-come in either order, `cage 9D 5H` is `cage 5H 9D`, but an action object must name two
-different cards of one colour, lower first), `offer QH`, `bid 7D`, `top 9S`, `throw 2C`,
-`feed 1` or `feed 2`.  An explicit deal is
-`{{"dealer": "red"|"black", "red": {{"hand": [8 cards], "stock": [18 cards, top first]}},
-"black": {{...}}}}`; it must place each of a colour's 26 cards exactly once in its hand and
-stock, written as text (`"10H"`); anything else is refused with the reason.  Outcome figures:
-`length` counts leads; `deals`, `rubbers`, points per deal for each colour, exact rats per deal
-and captures per deal for each colour are reported too.
-"""
+        return rules_text(self.options, self.option_specs[0].default)
 
     def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> CagedRatsState:
         if deal is None:
@@ -542,7 +303,10 @@ and captures per deal for each colour are reported too.
     def _restore(self, snapshot: Mapping[str, Any]) -> CagedRatsState:
         """The position of ``snapshot`` (:meth:`CagedRatsState.snapshot`), checked by playing
         the current deal's events again from a deal that leads to it: every entry must be what
-        those events and the earlier deals' history make it (see :func:`restore_position`)."""
+        those events and the earlier deals' history make it (see
+        :func:`ratgames.games.caged_rats.snapshot.restore_position`)."""
+        from .snapshot import restore_position
+
         return restore_position(self, snapshot)
 
 
@@ -622,23 +386,13 @@ _EXPECTED: Final[dict[int, str]] = {
 """What each phase asks for, in words (the respond phase names the bid)."""
 
 
-def _b(value: bool) -> str:
-    return "true" if value else "false"
-
-
 # --- the state ----------------------------------------------------------------------------------
-
-
-_OBSERVATION_PARTS: dict[str, Callable[[CagedRatsState, int, bool], JSON]] = {}
-"""The observation's entries that bots read at every move, each built on its own exactly as
-:meth:`CagedRatsState.observation` builds it (:meth:`State.observation_part`): the state class's
-:attr:`State._observation_parts`, filled in below the class (its builders read its fields)."""
 
 
 class CagedRatsState(State[Act, CagedRats]):
     """One moment of a Caged Rats game (a whole rubber or match, or one deal)."""
 
-    _observation_parts = _OBSERVATION_PARTS
+    _observation_parts = views.OBSERVATION_PARTS
 
     __slots__ = (
         "actor",
@@ -1075,152 +829,17 @@ class CagedRatsState(State[Act, CagedRats]):
             details["rubbers_black"] = self.rubber_wins[1]
         return Outcome(winners, points, places, reason, self.capped, details)
 
-    # --- knowledge ------------------------------------------------------------------------------
-
-    def _deal_entries(self) -> list[tuple[Any, ...]]:
-        """The log entries of the current deal, oldest first (from its :class:`DealStarted`)."""
-        out: list[tuple[Any, ...]] = []
-        node = self.plog
-        while node is not None:
-            entry = node[0]
-            out.append(entry)
-            if entry[0] is DealStarted:
-                break
-            node = node[1]
-        out.reverse()
-        return out
-
-    def _events(self, shown: Collection[int]) -> list[Event]:
-        """The events of the current deal, oldest first; a card thrown face down is named only
-        for the throwers in ``shown``."""
-        events: list[Event] = []
-        throws = [0, 0]
-        for cls, *fields in self._deal_entries():
-            if cls is Threw:
-                seat = fields[0]
-                card = self.thrown[seat][throws[seat]] if seat in shown else None
-                throws[seat] += 1
-                events.append(Threw(seat, card))
-            else:
-                events.append(cls(*fields))
-        return events
-
-    def _face_up_seen(self) -> dict[str, JSON]:
-        """Each colour's cards seen face up this deal (rats, captures, bids, tops), in order."""
-        cards = [*self.rats[0], *self.rats[1], *self.pile]
-        for f in self.fed:
-            cards.extend(f)
-        if self.offer >= 0:
-            cards.append(self.offer)
-        if self.bid >= 0:
-            cards.append(self.bid)
-        seen: list[list[str]] = [[], []]
-        for c in sorted(cards):
-            seen[OWNER[c]].append(TEXT[c])
-        return {"red": seen[0], "black": seen[1]}
-
-    def _cages_json(self) -> list[JSON]:
-        cages: list[JSON] = []
-        for seat in (0, 1):
-            rats = self.rats[seat]
-            cage: list[JSON] = []
-            for i, rat in enumerate(rats):
-                n = len(self.fed[2 * seat + i])
-                v = RAT_VALUE[rat]
-                cage.append(
-                    {
-                        "rat": TEXT[rat],
-                        "suit": deckmod.SUIT_NAMES[SUIT[rat]],
-                        "needs": v,
-                        "captures": n,
-                        "state": "hungry" if n < v else ("satisfied" if n == v else "overfed"),
-                    }
-                )
-            cages.append(cage)
-        return cages
-
-    def _public(self, viewer: int | None, with_events: bool = True) -> dict[str, JSON]:
-        cages = self._cages_json()
-        last: JSON = None
-        if self.history:
-            h = self.history[-1]
-            last = {
-                "points": list(h.points),
-                "exact_rats": list(h.exact),
-                "captures": list(h.captures),
-            }
-        events: list[JSON] = []
-        if with_events:
-            game = self.game
-            shown = () if viewer is None else (viewer,)
-            events = [event_json(game, e) for e in self._events(shown)]
-        phase = self.phase
-        return {
-            "phase": PHASE_NAMES[phase],
-            "to_act": self.seats_to_act(),
-            "dealer": self.dealer,
-            "leader": self._leader() if phase not in (CAGE, OVER) else None,
-            "lead": min(self.lead_no + 1, LEADS_PER_DEAL),
-            "leads_per_deal": LEADS_PER_DEAL,
-            "offer": TEXT[self.offer] if self.offer >= 0 else None,
-            "offer_from_stock": self.from_stock,
-            "bid": TEXT[self.bid] if self.bid >= 0 else None,
-            "hand_sizes": [len(self.hands[0]), len(self.hands[1])],
-            "stock_sizes": [len(self.stocks[0]), len(self.stocks[1])],
-            "discards": len(self.pile) + len(self.thrown[0]) + len(self.thrown[1]),
-            "cages": cages,
-            "deal_points": [self._deal_points(0), self._deal_points(1)],
-            "scores": list(self.scores),
-            "target": self.game.options["target"],
-            "deal": self.deals + (0 if phase == OVER else 1),
-            "rubber": self.rubber_no,
-            "rubbers_won": list(self.rubber_wins),
-            "match": self.game.options["match"],
-            "single_deal": self.game.options["single_deal"],
-            "history": [list(h.points) for h in self.history],
-            "last_deal": last,
-            "face_up_seen": self._face_up_seen(),
-            "events": events,
-        }
+    # --- knowledge (views.py) ------------------------------------------------------------------
 
     def observation(self, seat: object, events: bool = True) -> dict[str, JSON]:
-        seat = self._check_seat(seat)
-        obs = self._public(seat, events)
-        obs["seat"] = seat
-        obs["colour"] = COLOUR_KEYS[seat]
-        obs["hand"] = [TEXT[c] for c in self.hands[seat]]
-        obs["your_throws"] = [TEXT[c] for c in self.thrown[seat]]
-        return obs
+        return views.observation(self, self._check_seat(seat), events)
 
     def spectator_view(self) -> dict[str, JSON]:
-        obs = self._public(None)
-        obs["seat"] = None
-        return obs
+        return views.spectator_view(self)
 
     def sample_consistent(self, seat: object, rng: Rng) -> CagedRatsState:
-        """A state ``seat`` cannot tell from this one: her own stock in a random order, and the
-        other player's hand, stock and face-down throws dealt at random from the cards of her
-        colour nobody has seen face up.  Every such card may be anywhere among them (a throw may
-        be any card of the hand, and whoever is to act has a move: the hand sizes are kept)."""
-        seat = self._check_seat(seat)
-        other = 1 - seat
-        s = self.clone()
-        s._forget_origin(rng)
-        s.initial = None
-        own = sorted(self.stocks[seat])
-        rng.shuffle(own)
-        s.stocks[seat] = own
-        opp_hand = self.hands[other]
-        opp_stock = self.stocks[other]
-        opp_thrown = self.thrown[other]
-        pool = sorted(opp_hand + opp_stock + list(opp_thrown))
-        rng.shuffle(pool)
-        a, b = len(opp_hand), len(opp_hand) + len(opp_stock)
-        s.hands[other] = sorted(pool[:a])
-        s.stocks[other] = pool[a:b]
-        t = tuple(pool[b:])
-        s.thrown = (s.thrown[0], t) if other == 1 else (t, s.thrown[1])
-        return s
+        """A state ``seat`` cannot tell from this one (:func:`views.sample_consistent`)."""
+        return views.sample_consistent(self, self._check_seat(seat), rng)
 
     def snapshot(self) -> dict[str, JSON]:
         return {
@@ -1244,7 +863,7 @@ class CagedRatsState(State[Act, CagedRats]):
             "leads_total": self.leads_total,
             "history": [h.to_json() for h in self.history],
             "capped": self.capped,
-            "deal_events": [event_json(self.game, e) for e in self._events((0, 1))],
+            "deal_events": [event_json(self.game, e) for e in views.deal_events(self, (0, 1))],
         }
 
     def cards(self) -> list[int]:
@@ -1273,351 +892,3 @@ class CagedRatsState(State[Act, CagedRats]):
                 "stock": [TEXT[c] for c in cards[HAND_SIZE:]],
             }
         return deal
-
-
-_OBSERVATION_PARTS.update(
-    {
-        "seat": lambda s, seat, events: seat,
-        "phase": lambda s, seat, events: PHASE_NAMES[s.phase],
-        "hand": lambda s, seat, events: [TEXT[c] for c in s.hands[seat]],
-        "cages": lambda s, seat, events: s._cages_json(),
-        "offer": lambda s, seat, events: TEXT[s.offer] if s.offer >= 0 else None,
-        "bid": lambda s, seat, events: TEXT[s.bid] if s.bid >= 0 else None,
-        "face_up_seen": lambda s, seat, events: s._face_up_seen(),
-        "scores": lambda s, seat, events: list(s.scores),
-    }
-)
-
-
-# --- a position restored from its snapshot ------------------------------------------------------
-
-SNAPSHOT_KEYS: tuple[str, ...] = (
-    "phase",
-    "actor",
-    "dealer",
-    "lead_no",
-    "offer",
-    "from_stock",
-    "bid",
-    "hands",
-    "stocks_top_first",
-    "rats",
-    "fed",
-    "pile",
-    "thrown",
-    "scores",
-    "rubber_wins",
-    "rubber_no",
-    "deals",
-    "leads_total",
-    "history",
-    "capped",
-    "deal_events",
-)
-"""The entries of :meth:`CagedRatsState.snapshot`, each required by :func:`restore_position`."""
-
-CARD_OF_TEXT: dict[str, int] = {text: card for card, text in enumerate(TEXT)}
-SUMMARY_KEYS = ("points", "exact", "overfed", "captures")
-EVENT_KINDS = (
-    "deal",
-    "cage",
-    "offer",
-    "bid",
-    "top",
-    "lost",
-    "throw",
-    "unfed",
-    "feed",
-    "draw",
-    "score",
-    "rubber",
-)
-PLAYED_KINDS = ("cage", "offer", "bid", "top", "throw")
-"""The events in which a player's card leaves her hand (an offer unless it comes from stock)."""
-
-
-def _seat_summaries() -> frozenset[tuple[int, int, int, int]]:
-    """Every (points, exact rats, overfed rats, captures) one player can have after a deal: two
-    rats wanting 1 to 10 captures, and at most 8 captures (she leads 8 times)."""
-    out: set[tuple[int, int, int, int]] = set()
-    for v1 in range(1, 11):
-        for v2 in range(v1, 11):
-            for n1 in range(9):
-                for n2 in range(9 - n1):
-                    out.add(
-                        (
-                            cage_points((v1, v2), (n1, n2)),
-                            (n1 == v1) + (n2 == v2),
-                            (n1 > v1) + (n2 > v2),
-                            n1 + n2,
-                        )
-                    )
-    return frozenset(out)
-
-
-SEAT_SUMMARIES = _seat_summaries()
-
-
-_CARD_HELP = "a card of the 52-card deck, no jokers, written as in '10H', 'QS' or 'AD'"
-
-
-def _snap_card(value: object, entry: str) -> int:
-    """The card written ``value`` exactly in the game's notation, else SnapshotError."""
-    return snapshots.card(value, entry, CARD_OF_TEXT, _CARD_HELP)
-
-
-def _snap_cards(value: object, entry: str) -> list[int]:
-    return snapshots.card_list(value, entry, CARD_OF_TEXT, _CARD_HELP)
-
-
-def _snap_rows(value: object, entry: str, count: int) -> list[list[int]]:
-    rows = snapshots.items(value, entry, "lists of cards", count)
-    return [_snap_cards(v, f"{entry}[{i}]") for i, v in enumerate(rows)]
-
-
-def _snap_pair(value: object, entry: str, high: int) -> tuple[int, int]:
-    pair = snapshots.items(value, entry, "whole numbers (red, black)", 2)
-    return (_whole(pair[0], f"{entry}[0]", 0, high), _whole(pair[1], f"{entry}[1]", 0, high))
-
-
-def _plain(value: object) -> bool:
-    """True for a JSON scalar or a flat list of them (what a Caged Rats event's fields are)."""
-    if value is None or type(value) in (str, int, float, bool):
-        return True
-    if type(value) is not list:
-        return False
-    items: list[object] = value
-    return all(v is None or type(v) in (str, int, float, bool) for v in items)
-
-
-def _snap_summary(value: object, entry: str) -> DealSummary:
-    """One deal of ``history``: each player's figures must be ones a deal can give."""
-    figures = snapshots.entries(value, SUMMARY_KEYS, entry)
-    points = _snap_pair(figures["points"], f"{entry}.points", 160)
-    exact = _snap_pair(figures["exact"], f"{entry}.exact", 2)
-    overfed = _snap_pair(figures["overfed"], f"{entry}.overfed", 2)
-    captures = _snap_pair(figures["captures"], f"{entry}.captures", 8)
-    for seat in (0, 1):
-        if (points[seat], exact[seat], overfed[seat], captures[seat]) not in SEAT_SUMMARIES:
-            raise SnapshotError(
-                f"{entry}: no deal gives {SEAT_NAMES[seat]} {points[seat]} points with "
-                f"{exact[seat]} rats exact, {overfed[seat]} overfed and {captures[seat]} captures"
-            )
-    return DealSummary(points, exact, overfed, captures)
-
-
-def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState:
-    """The state whose snapshot is ``snap``, or :class:`SnapshotError` naming what is wrong.
-
-    Beyond the shape of each entry and every card once, the position must be one the rules
-    reach: the earlier deals' ``history`` must lead to the scores, rubbers and dealer, and the
-    current deal's events (``deal_events``) are played again, with the rules' own checks, from a
-    deal that gives each player the cards she played in the order she played them (then her hand
-    and stock).  Every entry must then be what that play makes it.
-    """
-    snapshots.entries(snap, SNAPSHOT_KEYS, "a Caged Rats snapshot")
-    opts = game.options
-    max_deals: int = opts["max_deals"]
-    phase = snapshots.one_of(snap["phase"], "phase", PHASE_NAMES)
-    _whole(snap["actor"], "actor", -1, 1)
-    dealer = _whole(snap["dealer"], "dealer", 0, 1)
-    _whole(snap["lead_no"], "lead_no", 0, LEADS_PER_DEAL)
-    table: dict[str, int] = {}
-    for name in ("offer", "bid"):
-        value = snap[name]
-        if value is not None:
-            table[name] = _snap_card(value, name)
-    snapshots.flag(snap["from_stock"], "from_stock")
-    hands = _snap_rows(snap["hands"], "hands", 2)
-    stocks = _snap_rows(snap["stocks_top_first"], "stocks_top_first", 2)
-    rats = _snap_rows(snap["rats"], "rats", 2)
-    for seat in (0, 1):
-        if len(rats[seat]) not in (0, 2):
-            raise SnapshotError(f"rats[{seat}] holds no rat or two, not {len(rats[seat])}")
-    fed = _snap_rows(snap["fed"], "fed", 4)
-    pile = _snap_cards(snap["pile"], "pile")
-    thrown = _snap_rows(snap["thrown"], "thrown", 2)
-    places: list[tuple[str, list[int]]] = [
-        ("hands[0]", hands[0]),
-        ("hands[1]", hands[1]),
-        ("stocks_top_first[0]", stocks[0]),
-        ("stocks_top_first[1]", stocks[1]),
-        ("rats[0]", rats[0]),
-        ("rats[1]", rats[1]),
-        *[(f"fed[{i}]", fed[i]) for i in range(4)],
-        ("pile", pile),
-        ("thrown[0]", thrown[0]),
-        ("thrown[1]", thrown[1]),
-        *[(name, [card]) for name, card in table.items()],
-    ]
-    snapshots.each_once(
-        places,
-        range(52),
-        TEXT,
-        "the 52-card deck",
-        "hands, stocks_top_first, rats, fed, pile, thrown, offer, bid",
-    )
-    _snap_pair(snap["scores"], "scores", 160 * max_deals)
-    _snap_pair(snap["rubber_wins"], "rubber_wins", 2)
-    _whole(snap["rubber_no"], "rubber_no", 1, 3)
-    deals = _whole(snap["deals"], "deals", 0, max_deals)
-    _whole(snap["leads_total"], "leads_total", 0, LEADS_PER_DEAL * max_deals)
-    snapshots.flag(snap["capped"], "capped")
-    raw_history = snap["history"]
-    if type(raw_history) is not list or len(raw_history) != deals:
-        raise SnapshotError(
-            f"history is a list of the {deals} deals played (as 'deals' says), one object "
-            f"each, not {_short(raw_history)}"
-        )
-    entries: list[object] = raw_history
-    history = [_snap_summary(h, f"history[{i}]") for i, h in enumerate(entries)]
-    events = _snap_events(snap["deal_events"])
-
-    # The earlier deals: the scores, rubbers and dealer they lead to.
-    over = phase == OVER
-    if over and not history:
-        raise SnapshotError("history: a finished game has played at least one deal")
-    prior = history[:-1] if over else history
-    scores, wins, rubber_no = (0, 0), (0, 0), 1
-    must_deal = -1
-    for i, summary in enumerate(prior):
-        pts = summary.points
-        after = after_deal(opts, (scores[0] + pts[0], scores[1] + pts[1]), wins, rubber_no, i + 1)
-        if after.over:
-            raise SnapshotError(
-                f"history: the game ends after deal {i + 1} of {len(history)} under these "
-                "options, yet the snapshot plays on"
-            )
-        scores, wins, rubber_no = after.scores, after.rubber_wins, after.rubber_no
-        must_deal = next_dealer(must_deal, pts)
-    if must_deal >= 0 and dealer != must_deal:
-        raise SnapshotError(
-            f"dealer: after the deals in history {SEAT_NAMES[must_deal]} deals this deal "
-            f"(dealer {must_deal}), not {SEAT_NAMES[dealer]}"
-        )
-
-    # The current deal: each player's cards in the order they left her hand, then her hand.
-    passed: list[list[int]] = [[], []]
-    from_stock: list[int] = []
-    for i, event in enumerate(events):
-        kind = event["kind"]
-        if kind not in PLAYED_KINDS:
-            continue
-        seat = _whole(event.get("seat"), f"deal_events[{i}].seat", 0, 1)
-        if kind == "cage":
-            pair = event.get("rats")
-            if type(pair) is not list or len(pair) != 2:
-                raise SnapshotError(f"deal_events[{i}].rats is a list of two cards")
-            passed[seat] += [_snap_card(c, f"deal_events[{i}].rats") for c in pair]
-            continue
-        card = _snap_card(event.get("card"), f"deal_events[{i}].card")
-        if kind == "offer" and event.get("from_stock") is True:
-            from_stock.append(card)
-        else:
-            passed[seat].append(card)
-    if len(from_stock) > 1:
-        raise SnapshotError(
-            "deal_events: only the dealer's first capture is turned up from her stock, once a "
-            f"deal, not {len(from_stock)} captures"
-        )
-    orders: list[list[int]] = []
-    for seat in (0, 1):
-        turned = from_stock if seat == dealer else []
-        held = passed[seat] + hands[seat]
-        mine = held + turned + stocks[seat]
-        colour = COLOUR_KEYS[seat]
-        if sorted(mine) != list(COLOUR_CARDS[seat]) or len(held) < HAND_SIZE:
-            wrong = [f"{TEXT[c]} is not {colour}" for c in sorted(set(mine)) if OWNER[c] != seat]
-            wrong += [f"{TEXT[c]} comes twice" for c in sorted(set(mine)) if mine.count(c) > 1]
-            wrong += [f"{TEXT[c]} is missing" for c in COLOUR_CARDS[seat] if c not in mine]
-            if not wrong:
-                wrong = [f"only {len(held)} went through her hand"]
-            raise SnapshotError(
-                f"deal_events, hands[{seat}] and stocks_top_first[{seat}]: the cards {colour} "
-                f"played this deal, her hand and her stock are her 26 cards, each once, at "
-                f"least {HAND_SIZE} of them through her hand; " + ", ".join(wrong)
-            )
-        # A deal in which each card reaches her hand before she plays it: the first 8 to leave
-        # it were dealt to her, the others are drawn in the order they are played.
-        orders.append(held[:HAND_SIZE] + turned + held[HAND_SIZE:] + stocks[seat])
-
-    state = CagedRatsState.__new__(CagedRatsState)
-    state._init_core(game, Chance(0))
-    state.initial = None
-    state.scores = scores
-    state.rubber_wins = wins
-    state.rubber_no = rubber_no
-    state.history = tuple(prior)
-    state.deals = len(prior)
-    state.leads_total = LEADS_PER_DEAL * len(prior)
-    state.capped = False
-    state.plog = None
-    state._start_deal(dealer, orders[0], orders[1])
-    for i, event in enumerate(events):
-        act = _played_action(state, event)
-        if act is None:
-            continue
-        seat = _whole(event.get("seat"), f"deal_events[{i}].seat", 0, 1)
-        try:
-            state.apply(seat, act)
-        except IllegalAction as exc:
-            raise SnapshotError(
-                f"deal_events[{i}] ({act} by {SEAT_NAMES[seat]}) cannot happen there: {exc}"
-            ) from None
-    told = [event_json(game, e) for e in state._events((0, 1))]
-    for i in range(max(len(told), len(events))):
-        given: object = events[i] if i < len(events) else None
-        made: object = told[i] if i < len(told) else None
-        if _json_text(given) != _json_text(made):
-            raise SnapshotError(
-                f"deal_events[{i}] is {_short(given)}, but the deal played so far makes it "
-                f"{_short(made)}"
-            )
-    snapshots.agree(
-        snap, state.snapshot(), SNAPSHOT_KEYS, "after the deal's events and the history"
-    )
-    return state
-
-
-def _snap_events(value: object) -> list[Mapping[str, object]]:
-    """``deal_events``: a list of event objects with known kinds and plain JSON fields."""
-    listed = snapshots.items(value, "deal_events", "the current deal's events")
-    events: list[Mapping[str, object]] = []
-    for i, event in enumerate(listed):
-        if not isinstance(event, Mapping):
-            raise SnapshotError(f"deal_events[{i}] is an event object, not {_short(event)}")
-        for key, field_value in event.items():
-            if type(key) is not str or not _plain(field_value):
-                raise SnapshotError(
-                    f"deal_events[{i}] has an entry {_short(key)} that is not an event's field "
-                    "(a name with a number, text, true/false, null or a list of them)"
-                )
-        snapshots.one_of(event.get("kind"), f"deal_events[{i}].kind", EVENT_KINDS)
-        events.append(event)
-    if not events or events[0]["kind"] != "deal":
-        raise SnapshotError("deal_events starts with the deal's start (an event of kind 'deal')")
-    return events
-
-
-def _played_action(state: CagedRatsState, event: Mapping[str, object]) -> Act | None:
-    """The action a player took in ``event`` (already read by :func:`restore_position`), or
-    None for an event that follows from the rules (a capture turned up from stock, a feed
-    without a choice, a draw, a score)."""
-    kind = event["kind"]
-    if kind == "feed":
-        rat = event.get("rat")
-        if state.phase != FEED:
-            return None
-        if type(rat) is not int or rat not in (1, 2):
-            raise SnapshotError(f"a feed names rat 1 or 2, not {_short(rat)}")
-        return FEED_ACT[rat - 1]
-    if kind not in PLAYED_KINDS or (kind == "offer" and event.get("from_stock") is True):
-        return None
-    if kind == "cage":
-        pair = cast("list[str]", event["rats"])
-        a, b = CARD_OF_TEXT[pair[0]], CARD_OF_TEXT[pair[1]]
-        act = CAGE_ACT.get((a, b) if a < b else (b, a))
-        if act is None:
-            raise SnapshotError(f"a cage holds two different rats of one colour, not {pair}")
-        return act
-    return SINGLE_KINDS[kind][CARD_OF_TEXT[cast(str, event["card"])]]

@@ -1,0 +1,362 @@
+"""Caged Rats positions restored from their snapshots: every entry read and checked, and the
+position checked to be one the rules reach, by playing the current deal's events again."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from ratgames.core import snapshots
+from ratgames.core.errors import IllegalAction, SnapshotError
+from ratgames.core.events import event_json
+from ratgames.core.game import Chance
+from ratgames.core.snapshots import json_text as _json_text
+from ratgames.core.snapshots import short as _short
+from ratgames.core.snapshots import whole as _whole
+
+from . import views
+from .action import CAGE_ACT, FEED_ACT, SINGLE_KINDS, Act
+from .deck import (
+    CARD_OF_TEXT,
+    COLOUR_CARDS,
+    COLOUR_KEYS,
+    FEED,
+    HAND_SIZE,
+    LEADS_PER_DEAL,
+    OVER,
+    OWNER,
+    PHASE_NAMES,
+    SEAT_NAMES,
+    TEXT,
+)
+from .rules import CagedRats, CagedRatsState, DealSummary, after_deal, cage_points, next_dealer
+
+SNAPSHOT_KEYS: tuple[str, ...] = (
+    "phase",
+    "actor",
+    "dealer",
+    "lead_no",
+    "offer",
+    "from_stock",
+    "bid",
+    "hands",
+    "stocks_top_first",
+    "rats",
+    "fed",
+    "pile",
+    "thrown",
+    "scores",
+    "rubber_wins",
+    "rubber_no",
+    "deals",
+    "leads_total",
+    "history",
+    "capped",
+    "deal_events",
+)
+"""The entries of :meth:`CagedRatsState.snapshot`, each required by :func:`restore_position`."""
+
+SUMMARY_KEYS = ("points", "exact", "overfed", "captures")
+EVENT_KINDS = (
+    "deal",
+    "cage",
+    "offer",
+    "bid",
+    "top",
+    "lost",
+    "throw",
+    "unfed",
+    "feed",
+    "draw",
+    "score",
+    "rubber",
+)
+PLAYED_KINDS = ("cage", "offer", "bid", "top", "throw")
+"""The events in which a player's card leaves her hand (an offer unless it comes from stock)."""
+
+
+def _seat_summaries() -> frozenset[tuple[int, int, int, int]]:
+    """Every (points, exact rats, overfed rats, captures) one player can have after a deal: two
+    rats wanting 1 to 10 captures, and at most 8 captures (she leads 8 times)."""
+    out: set[tuple[int, int, int, int]] = set()
+    for v1 in range(1, 11):
+        for v2 in range(v1, 11):
+            for n1 in range(9):
+                for n2 in range(9 - n1):
+                    out.add(
+                        (
+                            cage_points((v1, v2), (n1, n2)),
+                            (n1 == v1) + (n2 == v2),
+                            (n1 > v1) + (n2 > v2),
+                            n1 + n2,
+                        )
+                    )
+    return frozenset(out)
+
+
+SEAT_SUMMARIES = _seat_summaries()
+
+
+_CARD_HELP = "a card of the 52-card deck, no jokers, written as in '10H', 'QS' or 'AD'"
+
+
+def _snap_card(value: object, entry: str) -> int:
+    """The card written ``value`` exactly in the game's notation, else SnapshotError."""
+    return snapshots.card(value, entry, CARD_OF_TEXT, _CARD_HELP)
+
+
+def _snap_cards(value: object, entry: str) -> list[int]:
+    return snapshots.card_list(value, entry, CARD_OF_TEXT, _CARD_HELP)
+
+
+def _snap_rows(value: object, entry: str, count: int) -> list[list[int]]:
+    rows = snapshots.items(value, entry, "lists of cards", count)
+    return [_snap_cards(v, f"{entry}[{i}]") for i, v in enumerate(rows)]
+
+
+def _snap_pair(value: object, entry: str, high: int) -> tuple[int, int]:
+    pair = snapshots.items(value, entry, "whole numbers (red, black)", 2)
+    return (_whole(pair[0], f"{entry}[0]", 0, high), _whole(pair[1], f"{entry}[1]", 0, high))
+
+
+def _plain(value: object) -> bool:
+    """True for a JSON scalar or a flat list of them (what a Caged Rats event's fields are)."""
+    if value is None or type(value) in (str, int, float, bool):
+        return True
+    if type(value) is not list:
+        return False
+    items: list[object] = value
+    return all(v is None or type(v) in (str, int, float, bool) for v in items)
+
+
+def _snap_summary(value: object, entry: str) -> DealSummary:
+    """One deal of ``history``: each player's figures must be ones a deal can give."""
+    figures = snapshots.entries(value, SUMMARY_KEYS, entry)
+    points = _snap_pair(figures["points"], f"{entry}.points", 160)
+    exact = _snap_pair(figures["exact"], f"{entry}.exact", 2)
+    overfed = _snap_pair(figures["overfed"], f"{entry}.overfed", 2)
+    captures = _snap_pair(figures["captures"], f"{entry}.captures", 8)
+    for seat in (0, 1):
+        if (points[seat], exact[seat], overfed[seat], captures[seat]) not in SEAT_SUMMARIES:
+            raise SnapshotError(
+                f"{entry}: no deal gives {SEAT_NAMES[seat]} {points[seat]} points with "
+                f"{exact[seat]} rats exact, {overfed[seat]} overfed and {captures[seat]} captures"
+            )
+    return DealSummary(points, exact, overfed, captures)
+
+
+def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState:
+    """The state whose snapshot is ``snap``, or :class:`SnapshotError` naming what is wrong.
+
+    Beyond the shape of each entry and every card once, the position must be one the rules
+    reach: the earlier deals' ``history`` must lead to the scores, rubbers and dealer, and the
+    current deal's events (``deal_events``) are played again, with the rules' own checks, from a
+    deal that gives each player the cards she played in the order she played them (then her hand
+    and stock).  Every entry must then be what that play makes it.
+    """
+    snapshots.entries(snap, SNAPSHOT_KEYS, "a Caged Rats snapshot")
+    opts = game.options
+    max_deals: int = opts["max_deals"]
+    phase = snapshots.one_of(snap["phase"], "phase", PHASE_NAMES)
+    _whole(snap["actor"], "actor", -1, 1)
+    dealer = _whole(snap["dealer"], "dealer", 0, 1)
+    _whole(snap["lead_no"], "lead_no", 0, LEADS_PER_DEAL)
+    table: dict[str, int] = {}
+    for name in ("offer", "bid"):
+        value = snap[name]
+        if value is not None:
+            table[name] = _snap_card(value, name)
+    snapshots.flag(snap["from_stock"], "from_stock")
+    hands = _snap_rows(snap["hands"], "hands", 2)
+    stocks = _snap_rows(snap["stocks_top_first"], "stocks_top_first", 2)
+    rats = _snap_rows(snap["rats"], "rats", 2)
+    for seat in (0, 1):
+        if len(rats[seat]) not in (0, 2):
+            raise SnapshotError(f"rats[{seat}] holds no rat or two, not {len(rats[seat])}")
+    fed = _snap_rows(snap["fed"], "fed", 4)
+    pile = _snap_cards(snap["pile"], "pile")
+    thrown = _snap_rows(snap["thrown"], "thrown", 2)
+    places: list[tuple[str, list[int]]] = [
+        ("hands[0]", hands[0]),
+        ("hands[1]", hands[1]),
+        ("stocks_top_first[0]", stocks[0]),
+        ("stocks_top_first[1]", stocks[1]),
+        ("rats[0]", rats[0]),
+        ("rats[1]", rats[1]),
+        *[(f"fed[{i}]", fed[i]) for i in range(4)],
+        ("pile", pile),
+        ("thrown[0]", thrown[0]),
+        ("thrown[1]", thrown[1]),
+        *[(name, [card]) for name, card in table.items()],
+    ]
+    snapshots.each_once(
+        places,
+        range(52),
+        TEXT,
+        "the 52-card deck",
+        "hands, stocks_top_first, rats, fed, pile, thrown, offer, bid",
+    )
+    _snap_pair(snap["scores"], "scores", 160 * max_deals)
+    _snap_pair(snap["rubber_wins"], "rubber_wins", 2)
+    _whole(snap["rubber_no"], "rubber_no", 1, 3)
+    deals = _whole(snap["deals"], "deals", 0, max_deals)
+    _whole(snap["leads_total"], "leads_total", 0, LEADS_PER_DEAL * max_deals)
+    snapshots.flag(snap["capped"], "capped")
+    raw_history = snap["history"]
+    if type(raw_history) is not list or len(raw_history) != deals:
+        raise SnapshotError(
+            f"history is a list of the {deals} deals played (as 'deals' says), one object "
+            f"each, not {_short(raw_history)}"
+        )
+    entries: list[object] = raw_history
+    history = [_snap_summary(h, f"history[{i}]") for i, h in enumerate(entries)]
+    events = _snap_events(snap["deal_events"])
+
+    # The earlier deals: the scores, rubbers and dealer they lead to.
+    over = phase == OVER
+    if over and not history:
+        raise SnapshotError("history: a finished game has played at least one deal")
+    prior = history[:-1] if over else history
+    scores, wins, rubber_no = (0, 0), (0, 0), 1
+    must_deal = -1
+    for i, summary in enumerate(prior):
+        pts = summary.points
+        after = after_deal(opts, (scores[0] + pts[0], scores[1] + pts[1]), wins, rubber_no, i + 1)
+        if after.over:
+            raise SnapshotError(
+                f"history: the game ends after deal {i + 1} of {len(history)} under these "
+                "options, yet the snapshot plays on"
+            )
+        scores, wins, rubber_no = after.scores, after.rubber_wins, after.rubber_no
+        must_deal = next_dealer(must_deal, pts)
+    if must_deal >= 0 and dealer != must_deal:
+        raise SnapshotError(
+            f"dealer: after the deals in history {SEAT_NAMES[must_deal]} deals this deal "
+            f"(dealer {must_deal}), not {SEAT_NAMES[dealer]}"
+        )
+
+    # The current deal: each player's cards in the order they left her hand, then her hand.
+    passed: list[list[int]] = [[], []]
+    from_stock: list[int] = []
+    for i, event in enumerate(events):
+        kind = event["kind"]
+        if kind not in PLAYED_KINDS:
+            continue
+        seat = _whole(event.get("seat"), f"deal_events[{i}].seat", 0, 1)
+        if kind == "cage":
+            pair = event.get("rats")
+            if type(pair) is not list or len(pair) != 2:
+                raise SnapshotError(f"deal_events[{i}].rats is a list of two cards")
+            passed[seat] += [_snap_card(c, f"deal_events[{i}].rats") for c in pair]
+            continue
+        card = _snap_card(event.get("card"), f"deal_events[{i}].card")
+        if kind == "offer" and event.get("from_stock") is True:
+            from_stock.append(card)
+        else:
+            passed[seat].append(card)
+    if len(from_stock) > 1:
+        raise SnapshotError(
+            "deal_events: only the dealer's first capture is turned up from her stock, once a "
+            f"deal, not {len(from_stock)} captures"
+        )
+    orders: list[list[int]] = []
+    for seat in (0, 1):
+        turned = from_stock if seat == dealer else []
+        held = passed[seat] + hands[seat]
+        mine = held + turned + stocks[seat]
+        colour = COLOUR_KEYS[seat]
+        if sorted(mine) != list(COLOUR_CARDS[seat]) or len(held) < HAND_SIZE:
+            wrong = [f"{TEXT[c]} is not {colour}" for c in sorted(set(mine)) if OWNER[c] != seat]
+            wrong += [f"{TEXT[c]} comes twice" for c in sorted(set(mine)) if mine.count(c) > 1]
+            wrong += [f"{TEXT[c]} is missing" for c in COLOUR_CARDS[seat] if c not in mine]
+            if not wrong:
+                wrong = [f"only {len(held)} went through her hand"]
+            raise SnapshotError(
+                f"deal_events, hands[{seat}] and stocks_top_first[{seat}]: the cards {colour} "
+                f"played this deal, her hand and her stock are her 26 cards, each once, at "
+                f"least {HAND_SIZE} of them through her hand; " + ", ".join(wrong)
+            )
+        # A deal in which each card reaches her hand before she plays it: the first 8 to leave
+        # it were dealt to her, the others are drawn in the order they are played.
+        orders.append(held[:HAND_SIZE] + turned + held[HAND_SIZE:] + stocks[seat])
+
+    state = CagedRatsState.__new__(CagedRatsState)
+    state._init_core(game, Chance(0))
+    state.initial = None
+    state.scores = scores
+    state.rubber_wins = wins
+    state.rubber_no = rubber_no
+    state.history = tuple(prior)
+    state.deals = len(prior)
+    state.leads_total = LEADS_PER_DEAL * len(prior)
+    state.capped = False
+    state.plog = None
+    state._start_deal(dealer, orders[0], orders[1])
+    for i, event in enumerate(events):
+        act = _played_action(state, event)
+        if act is None:
+            continue
+        seat = _whole(event.get("seat"), f"deal_events[{i}].seat", 0, 1)
+        try:
+            state.apply(seat, act)
+        except IllegalAction as exc:
+            raise SnapshotError(
+                f"deal_events[{i}] ({act} by {SEAT_NAMES[seat]}) cannot happen there: {exc}"
+            ) from None
+    told = [event_json(game, e) for e in views.deal_events(state, (0, 1))]
+    for i in range(max(len(told), len(events))):
+        given: object = events[i] if i < len(events) else None
+        made: object = told[i] if i < len(told) else None
+        if _json_text(given) != _json_text(made):
+            raise SnapshotError(
+                f"deal_events[{i}] is {_short(given)}, but the deal played so far makes it "
+                f"{_short(made)}"
+            )
+    snapshots.agree(
+        snap, state.snapshot(), SNAPSHOT_KEYS, "after the deal's events and the history"
+    )
+    return state
+
+
+def _snap_events(value: object) -> list[Mapping[str, object]]:
+    """``deal_events``: a list of event objects with known kinds and plain JSON fields."""
+    listed = snapshots.items(value, "deal_events", "the current deal's events")
+    events: list[Mapping[str, object]] = []
+    for i, event in enumerate(listed):
+        if not isinstance(event, Mapping):
+            raise SnapshotError(f"deal_events[{i}] is an event object, not {_short(event)}")
+        for key, field_value in event.items():
+            if type(key) is not str or not _plain(field_value):
+                raise SnapshotError(
+                    f"deal_events[{i}] has an entry {_short(key)} that is not an event's field "
+                    "(a name with a number, text, true/false, null or a list of them)"
+                )
+        snapshots.one_of(event.get("kind"), f"deal_events[{i}].kind", EVENT_KINDS)
+        events.append(event)
+    if not events or events[0]["kind"] != "deal":
+        raise SnapshotError("deal_events starts with the deal's start (an event of kind 'deal')")
+    return events
+
+
+def _played_action(state: CagedRatsState, event: Mapping[str, object]) -> Act | None:
+    """The action a player took in ``event`` (already read by :func:`restore_position`), or
+    None for an event that follows from the rules (a capture turned up from stock, a feed
+    without a choice, a draw, a score)."""
+    kind = event["kind"]
+    if kind == "feed":
+        rat = event.get("rat")
+        if state.phase != FEED:
+            return None
+        if type(rat) is not int or rat not in (1, 2):
+            raise SnapshotError(f"a feed names rat 1 or 2, not {_short(rat)}")
+        return FEED_ACT[rat - 1]
+    if kind not in PLAYED_KINDS or (kind == "offer" and event.get("from_stock") is True):
+        return None
+    if kind == "cage":
+        pair = cast("list[str]", event["rats"])
+        a, b = CARD_OF_TEXT[pair[0]], CARD_OF_TEXT[pair[1]]
+        act = CAGE_ACT.get((a, b) if a < b else (b, a))
+        if act is None:
+            raise SnapshotError(f"a cage holds two different rats of one colour, not {pair}")
+        return act
+    return SINGLE_KINDS[kind][CARD_OF_TEXT[cast(str, event["card"])]]
