@@ -53,6 +53,10 @@ MODULES: tuple[str, ...] = (
     "ratgames.games.caged_rats.deck",
     "ratgames.games.caged_rats.views",
     "ratgames.games.egyptian_ratscrew.rules",
+    "ratgames.games.egyptian_ratscrew.action",
+    "ratgames.games.egyptian_ratscrew.cards",
+    "ratgames.games.egyptian_ratscrew.phases",
+    "ratgames.games.egyptian_ratscrew.views",
     "ratgames.games.egyptian_ratscrew.bots",
     "ratgames.games.rat_a_tat_cat.rules",
     "ratgames.games.rat_a_tat_cat.bots",
@@ -73,6 +77,7 @@ HASHED: tuple[str, ...] = (
     "games/*/events.py",
     "games/*/playout.py",
     "games/rats/combos.py",
+    "games/egyptian_ratscrew/*.py",
     "games/caged_rats/*.py",
 )
 """The source files (relative to the package) a build must match: the compiled modules and every

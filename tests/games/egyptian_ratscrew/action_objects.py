@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from ratgames.core.game import Game
-from ratgames.games.egyptian_ratscrew.rules import Move, Slap
+from ratgames.games.egyptian_ratscrew.action import Move, Slap
 
 ANY = st.one_of(
     st.none(),

@@ -11,12 +11,8 @@ from tests.games.egyptian_ratscrew.helpers import game, table
 from ratgames.cards import card_text, parse_card
 from ratgames.core.errors import DealError, IllegalAction, OptionError
 from ratgames.core.rng import Rng
-from ratgames.games.egyptian_ratscrew.rules import (
-    OUT,
-    EgyptianRatscrew,
-    RatscrewState,
-    face_deal,
-)
+from ratgames.games.egyptian_ratscrew.phases import OUT
+from ratgames.games.egyptian_ratscrew.rules import EgyptianRatscrew, RatscrewState, face_deal
 
 # Published record deals of Beggar-my-neighbour (face-card notation, first card on top, the
 # first player leads) with their lengths in cards and tricks, as listed by the records kept by

@@ -20,15 +20,10 @@ from ratgames.core.events import event_json
 from ratgames.core.game import same_action
 from ratgames.core.rng import Rng
 from ratgames.games.egyptian_ratscrew import rules
-from ratgames.games.egyptian_ratscrew.events import EVENT_TYPES, Played
+from ratgames.games.egyptian_ratscrew.action import PLAY_ACTION, Move, Slap
+from ratgames.games.egyptian_ratscrew.events import EVENT_TYPES, EVENTS_SHOWN, Played
 from ratgames.games.egyptian_ratscrew.render import describe_event
-from ratgames.games.egyptian_ratscrew.rules import (
-    EVENTS_SHOWN,
-    EgyptianRatscrew,
-    Move,
-    RatscrewState,
-    Slap,
-)
+from ratgames.games.egyptian_ratscrew.rules import EgyptianRatscrew, RatscrewState
 
 
 def snap(state: RatscrewState) -> Any:
@@ -368,7 +363,7 @@ def test_observations_keep_the_latest_events_in_order() -> None:
         legal = state.legal_actions(seat)
         action = legal[rng.randbelow(len(legal))]
         count = state.n_events
-        if action == rules.PLAY_ACTION:
+        if action == PLAY_ACTION:
             played.append(card_text(state.stacks[seat][-1] & 63))
         state.apply(seat, action)
         view = state.observation(0)

@@ -20,12 +20,8 @@ from ratgames.core.errors import IllegalAction, SnapshotError
 from ratgames.core.game import Game, State
 from ratgames.core.rng import Rng
 from ratgames.core.runner import play_game
-from ratgames.games.egyptian_ratscrew.rules import (
-    EgyptianRatscrew,
-    RatscrewState,
-    Slap,
-    face_deal,
-)
+from ratgames.games.egyptian_ratscrew.action import Slap
+from ratgames.games.egyptian_ratscrew.rules import EgyptianRatscrew, RatscrewState, face_deal
 
 from .helpers import game as make_game
 from .helpers import table

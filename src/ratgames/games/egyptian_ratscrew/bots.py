@@ -24,7 +24,8 @@ from ratgames.core.bots import Bot, Reaction, SeatView, bot_params_from, registe
 from ratgames.core.game import Action, Game
 from ratgames.core.options import Option
 
-from .rules import MIN_REACTION, EgyptianRatscrew, Move, Slap
+from .action import Move, Slap
+from .rules import MIN_REACTION, EgyptianRatscrew
 
 GAME_ID = EgyptianRatscrew.id
 

@@ -14,6 +14,9 @@ from typing import ClassVar
 
 from ratgames.core.events import CARD, Event
 
+EVENTS_SHOWN = 30
+"""How many of the latest public events an observation carries."""
+
 
 @dataclass(frozen=True, slots=True)
 class Played(Event):

@@ -25,8 +25,9 @@ from textual.binding import Binding, BindingType
 from ratgames.core.game import Action
 from ratgames.tui.base import ObservingPanel
 
+from .action import COLLECT_ACTION, PLAY_ACTION, slap
 from .render import PILE_SHOWN, challenge_text, count_cards, describe_event
-from .rules import COLLECT_ACTION, MIN_REACTION, PLAY_ACTION, slap
+from .rules import MIN_REACTION
 
 clock: Callable[[], float] = time.monotonic
 """The panel's clock (seconds); tests replace it to time key presses exactly."""
