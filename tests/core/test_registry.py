@@ -39,11 +39,7 @@ def test_every_builtin_game_declares_every_part() -> None:
         if gid.startswith("test-"):
             continue
         parts = game_parts(gid)
-        missing = [
-            name
-            for name in PART_NAMES
-            if getattr(parts, name) is None and name not in ("encoder", "deal_plan")
-        ]
+        missing = [name for name in PART_NAMES if getattr(parts, name) is None]
         assert not missing, f"{gid} declares no {missing}"
 
 

@@ -12,7 +12,7 @@ import pyspiel
 import pytest
 
 import ratgames
-from ratgames.rl.deals import DealPlan
+from ratgames.rl.deals import deal_plan_for
 from ratgames.rl.encoding import encoder_for
 from ratgames.rl.openspiel import load, short_name
 
@@ -91,7 +91,7 @@ def test_resample_from_infostate(game_id: str, players: int) -> None:
 )  # fmt: skip
 def test_deal_plans_give_valid_deals(game_id: str, players: int, options: dict[str, Any]) -> None:
     game = ratgames.get_game(game_id, players=players, options=options)
-    plan = DealPlan(game)
+    plan = deal_plan_for(game)
     rng = random.Random(5)
     for _ in range(20):
         chosen: list[int] = []
@@ -105,7 +105,7 @@ def test_deal_plans_give_valid_deals(game_id: str, players: int, options: dict[s
 
 def test_shuffle_back_deals_a_number_card_first() -> None:
     game = ratgames.get_game("rat-a-tat-cat", players=2)
-    plan = DealPlan(game)
+    plan = deal_plan_for(game)
     chosen = [plan.index[c] for c in sorted(game.deck())[:8]]
     outcomes = plan.outcomes(chosen)
     assert outcomes is not None
@@ -239,3 +239,16 @@ def test_bad_tick_parameters_are_refused() -> None:
         pyspiel.load_game(name, {"max_ticks": 0})
     with pytest.raises(ValueError, match=r"tick must be a positive number of seconds, not -0\.5"):
         pyspiel.load_game(name, {"tick": -0.5})
+
+
+def test_every_game_with_an_encoder_and_a_deal_plan_is_registered_by_its_parts() -> None:
+    from ratgames.core.registry import game_ids, game_parts
+    from ratgames.rl import openspiel
+
+    declared = [g for g in game_ids() if game_parts(g).encoder and game_parts(g).deal_plan]
+    assert set(declared) <= set(openspiel.GAME_CLASSES)
+    for game_id in declared:
+        cls = openspiel.GAME_CLASSES[game_id]
+        # module-level, so that games and states pickle
+        assert getattr(openspiel, cls.__name__) is cls and cls.game_id == game_id
+    assert openspiel.GAME_CLASSES["caged-rats"].__name__ == "CagedRatsGame"

@@ -241,8 +241,10 @@ def bot_entries(game_id: str) -> list[BotEntry]:
     # A game's own bots are its ``bots`` part (declared where it is registered): importing it
     # registers them.
     game_part(game_id, "bots")
-    own = [e for (g, _), e in _BOTS.items() if g == game_id]
     real_time = game_class(game_id).real_time
+    own = [
+        e for (g, _), e in _BOTS.items() if g == game_id and not (real_time and e.turn_based_only)
+    ]
     general = [
         e
         for (g, n), e in _BOTS.items()

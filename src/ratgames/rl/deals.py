@@ -5,31 +5,27 @@ outcomes with their probabilities given the outcomes chosen so far (None once th
 complete), and :meth:`DealPlan.deal` turns the chosen outcomes into the game's own deal format
 (``game.new_state(deal=...)``).  Outcomes are card indices (into the sorted list of the deck's
 distinct cards) or, for a choice of dealer, a seat.  Each plan gives every deal the probability
-the game's own shuffle gives it:
+the game's own shuffle gives it.
 
-* Caged Rats: the dealer (1/2 each), then the order of Red's 26 cards and of Black's 26 (hand
-  first, then the stock from its top);
-* Rats: the dealer, then the order of the deck (the hands in turn, the rest the stock);
-* Egyptian Ratscrew: the order of the deck, dealt round the seats dealt in;
-* Rat-a-Tat Cat (a deck of 13 kinds with repeats, each outcome a kind drawn with probability
-  count / cards left): the four cards of each seat in turn, then the first discard (with
-  ``first_discard=shuffle_back`` a number card, drawn among the number cards left; with
-  ``keep_turning`` any card, power cards piling up under it until a number card comes), then the
-  draw pile from its top.
+A game brings its plan as its ``deal_plan`` part (declared where it is registered,
+:class:`ratgames.core.registry.GameParts`), a :class:`DealPlan` subclass built from the game;
+:func:`deal_plan_for` finds it there.  Each game's plan documents how its deal unfolds.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from ratgames.core.game import Game
+from ratgames.core.registry import game_part
 
 from .encoding import EncodingError
 
 
-class DealPlan:
+class DealPlan(ABC):
     """How one game's deal unfolds as chance outcomes (see the module docstring)."""
 
     def __init__(self, game: Game) -> None:
@@ -39,91 +35,42 @@ class DealPlan:
         self.index = {c: i for i, c in enumerate(self.cards)}
         self.counts = Counter(self.index[c] for c in game.deck())
         self.max_outcomes = max(len(self.cards), game.players)
-        gid = game.id
-        if gid not in ("caged-rats", "rats", "egyptian-ratscrew", "rat-a-tat-cat"):
-            raise EncodingError(f"no deal plan for {gid}")
 
     def _left(self, chosen: Sequence[int], pool: Sequence[int]) -> list[tuple[int, float]]:
+        """Each card of ``pool`` (indices, with repeats) not yet in ``chosen``, with its
+        probability of coming next."""
         counts = Counter(pool)
         counts.subtract(chosen)
         total = sum(v for v in counts.values() if v > 0)
         return [(k, v / total) for k, v in sorted(counts.items()) if v > 0]
 
+    @abstractmethod
     def outcomes(self, chosen: Sequence[int]) -> list[tuple[int, float]] | None:
         """The possible next outcomes with their probabilities, or None once complete."""
-        g = self.game
-        k = len(chosen)
-        deck = [self.index[c] for c in g.deck()]
-        if g.id == "caged-rats":
-            if k == 0:
-                return [(0, 0.5), (1, 0.5)]
-            red = [self.index[c] for c in g.deck() if c & 3 in (1, 2)]
-            black = [self.index[c] for c in g.deck() if c & 3 in (0, 3)]
-            if k <= 26:
-                return self._left(chosen[1:], red)
-            if k <= 52:
-                return self._left(chosen[27:], black)
-            return None
-        if g.id == "rats":
-            if k == 0:
-                return [(s, 1.0 / g.players) for s in range(g.players)]
-            return self._left(chosen[1:], deck) if k <= len(deck) else None
-        if g.id == "egyptian-ratscrew":
-            return self._left(chosen, deck) if k < len(deck) else None
-        return self._ratcat(chosen, deck)
 
-    def _ratcat(self, chosen: Sequence[int], deck: list[int]) -> list[tuple[int, float]] | None:
-        hands = self.game.players * 4
-        if len(chosen) >= len(deck):
-            return None
-        left = self._left(chosen, deck)
-        if len(chosen) < hands:
-            return left
-        numbers = [(k, p) for k, p in left if self.text[k].isdigit()]
-        turned = chosen[hands:]
-        if any(self.text[k].isdigit() for k in turned):
-            return left  # the discard is down: the draw pile follows
-        if self.game.options["first_discard"] == "shuffle_back":
-            total = sum(p for _, p in numbers)
-            return [(k, p / total) for k, p in numbers]
-        return left
+    @abstractmethod
+    def _deal(self, chosen: Sequence[int]) -> dict[str, Any]:
+        """The game's deal from a complete list of outcomes."""
 
     def deal(self, chosen: Sequence[int]) -> dict[str, Any]:
         """The game's deal from a complete list of outcomes."""
         if self.outcomes(chosen) is not None:
             raise EncodingError("the deal is not complete")
-        g = self.game
-        t = self.text
-        if g.id == "caged-rats":
-            red = [t[i] for i in chosen[1:27]]
-            black = [t[i] for i in chosen[27:53]]
-            return {
-                "dealer": ("red", "black")[chosen[0]],
-                "red": {"hand": red[:8], "stock": red[8:]},
-                "black": {"hand": black[:8], "stock": black[8:]},
-            }
-        if g.id == "rats":
-            order = [t[i] for i in chosen[1:]]
-            size = len(order) // g.players
-            hands = [order[i * size : (i + 1) * size] for i in range(g.players)]
-            return {"dealer": chosen[0], "hands": hands, "stock": order[g.players * size :]}
-        if g.id == "egyptian-ratscrew":
-            dealt = g.players - int(g.options["newcomers"])
-            stacks: list[list[str]] = [[] for _ in range(g.players)]
-            for i, k in enumerate(chosen):
-                stacks[i % dealt].append(t[k])
-            return {"stacks": stacks}
-        hands_n = g.players * 4
-        rows = [[t[k] for k in chosen[s * 4 : s * 4 + 4]] for s in range(g.players)]
-        rest = list(chosen[hands_n:])
-        turned: list[int] = []
-        while rest:
-            k = rest.pop(0)
-            turned.append(k)
-            if t[k].isdigit():
-                break
-        return {
-            "hands": rows,
-            "discard": [t[k] for k in reversed(turned)],
-            "draw": [t[k] for k in rest],
-        }
+        return self._deal(chosen)
+
+    def outcome_text(self, chosen: Sequence[int], outcome: int) -> str:
+        """A short name of the outcome that follows ``chosen`` (``card 7H``; a plan whose
+        outcomes are seats as well names those)."""
+        return f"card {self.text[outcome]}"
+
+
+def deal_plan_for(game: Game) -> DealPlan:
+    """The deal plan of ``game``: the game's ``deal_plan`` part."""
+    cls = game_part(game.id, "deal_plan")
+    if cls is None:
+        raise EncodingError(
+            f"no deal plan for {game.id}: a game declares one as its 'deal_plan' part "
+            "(register_game(..., parts=GameParts(deal_plan='module:Class')))"
+        )
+    plan: DealPlan = cls(game)
+    return plan

@@ -6,15 +6,15 @@
 >>> game.num_distinct_actions(), game.get_type().dynamics.name
 (860, 'SEQUENTIAL')
 
-Names: ``python_ratgames_caged_rats``, ``python_ratgames_rats``,
-``python_ratgames_rat_a_tat_cat`` and ``python_ratgames_egyptian_ratscrew``; parameters
-``players`` (int) and ``options`` (the game's options as a JSON object in a string,
-percent-escaped as :func:`load` does it), and for
-Egyptian Ratscrew ``tick`` (seconds) and ``max_ticks`` (the game is stopped there, a draw).
+Every game that declares an encoder and a deal plan (its ``encoder`` and ``deal_plan`` parts,
+:class:`ratgames.core.registry.GameParts`) is registered, as ``python_ratgames_`` and its id
+with ``_`` for ``-`` (:func:`short_name`); parameters ``players`` (int) and ``options`` (the
+game's options as a JSON object in a string, percent-escaped as :func:`load` does it), and for a
+real-time game ``tick`` (seconds) and ``max_ticks`` (the game is stopped there, a draw).
 
 Game types: imperfect information, explicit chance, zero-sum, terminal rewards
-(:func:`ratgames.rl.table.returns`); the turn-based games are sequential, Egyptian Ratscrew is
-simultaneous (every player chooses wait, move or slap at every tick, :mod:`ratgames.rl.table`).
+(:func:`ratgames.rl.table.returns`); the turn-based games are sequential, a real-time game is
+simultaneous (every player chooses an id at every tick, wait among them, :mod:`ratgames.rl.table`).
 Chance is explicit: the deal is dealt one card at a time (:mod:`ratgames.rl.deals`), and so is
 every shuffle during play (a reshuffled draw pile, Rats' reserves, the deals of later rounds):
 when a move leads to a shuffle, chance nodes deal the shuffled cards one at a time before the
@@ -45,14 +45,14 @@ import pyspiel  # type: ignore[import-not-found]
 
 import ratgames
 from ratgames.core.game import Game, State
+from ratgames.core.registry import game_ids, game_parts
 from ratgames.core.rng import Rng
 
 from .bounds import max_decisions
-from .deals import DealPlan
+from .deals import DealPlan, deal_plan_for
 from .encoding import Encoder, EncodingError, encoder_for
 from .table import DEFAULT_TICK, Ticks, returns
 
-GAME_IDS = ("caged-rats", "rats", "rat-a-tat-cat", "egyptian-ratscrew")
 DEFAULT_MAX_TICKS = 50_000
 
 
@@ -131,7 +131,7 @@ class RatgamesGame(pyspiel.Game):  # type: ignore[misc]
         self.params_dict = dict(params)
         self.rgame = _game_from_params(self.game_id, params)
         self.encoder: Encoder = encoder_for(self.rgame)
-        self.plan = DealPlan(self.rgame)
+        self.plan: DealPlan = deal_plan_for(self.rgame)
         self.tick = float(params.get("tick", DEFAULT_TICK))
         self.max_ticks = int(params.get("max_ticks", DEFAULT_MAX_TICKS))
         if not (math.isfinite(self.tick) and self.tick > 0):
@@ -352,8 +352,8 @@ class RatgamesState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         c = self._c
         if player == pyspiel.PlayerId.CHANCE:
-            if c.state is None and c.g.rgame.id in ("caged-rats", "rats") and not c.deal_chosen:
-                return f"dealer {action}"
+            if c.state is None:
+                return c.g.plan.outcome_text(c.deal_chosen, action)
             return f"card {c.g.plan.text[action]}"
         return c.g.encoder.id_text(action)
 
@@ -458,50 +458,55 @@ def _game_type(game_id: str) -> Any:
     )
 
 
-class CagedRatsGame(RatgamesGame):
-    """Caged Rats for OpenSpiel (``python_ratgames_caged_rats``)."""
-
-    game_id = "caged-rats"
-
-
-class RatsGame(RatgamesGame):
-    """Rats for OpenSpiel (``python_ratgames_rats``)."""
-
-    game_id = "rats"
-
-
-class RatATatCatGame(RatgamesGame):
-    """Rat-a-Tat Cat for OpenSpiel (``python_ratgames_rat_a_tat_cat``)."""
-
-    game_id = "rat-a-tat-cat"
-
-
-class EgyptianRatscrewGame(RatgamesGame):
-    """Egyptian Ratscrew for OpenSpiel (``python_ratgames_egyptian_ratscrew``)."""
-
-    game_id = "egyptian-ratscrew"
-
-
 _SPECS: dict[str, Any] = {}
-GAME_CLASSES: dict[str, type[RatgamesGame]] = {
-    cls.game_id: cls for cls in (CagedRatsGame, RatsGame, RatATatCatGame, EgyptianRatscrewGame)
-}
-"""The game class of each game id (module-level classes, so games and states pickle)."""
+GAME_CLASSES: dict[str, type[RatgamesGame]] = {}
+"""The game class of each game id registered, a module-level class named after the game
+(``CagedRatsGame`` for ``caged-rats``), so that games and states pickle."""
+
+
+def covered_ids() -> list[str]:
+    """The ids of the games that declare an encoder and a deal plan (nothing imported)."""
+    out = []
+    for game_id in game_ids():
+        parts = game_parts(game_id)
+        if parts.encoder is not None and parts.deal_plan is not None:
+            out.append(game_id)
+    return out
+
+
+def _class_name(game_id: str) -> str:
+    return "".join(w[:1].upper() + w[1:] for w in game_id.split("-")) + "Game"
 
 
 def register() -> None:
-    """Register every game with OpenSpiel (done once, on import)."""
-    for game_id in GAME_IDS:
+    """Register every covered game with OpenSpiel (done on import; again registers the games
+    registered since)."""
+    for game_id in covered_ids():
         if game_id in _SPECS:
             continue
+        name = _class_name(game_id)
+        cls = type(
+            name,
+            (RatgamesGame,),
+            {
+                "game_id": game_id,
+                "__module__": __name__,
+                "__qualname__": name,
+                "__doc__": f"{game_id} for OpenSpiel (``{short_name(game_id)}``).",
+            },
+        )
+        globals()[name] = cls
+        GAME_CLASSES[game_id] = cls
         _SPECS[game_id] = _game_type(game_id)
-        pyspiel.register_game(_SPECS[game_id], GAME_CLASSES[game_id])
+        pyspiel.register_game(_SPECS[game_id], cls)
 
 
 def load(game_id: str, players: int | None = None, **options: Any) -> Any:
     """The OpenSpiel game of ``game_id`` with ``players`` and the game's ``options``."""
     # Percent-escaped: OpenSpiel's game strings cannot hold "=", "," or brackets in a value.
     params: dict[str, Any] = {"options": quote(json.dumps(options, sort_keys=True), safe="")}
+    if game_id not in _SPECS:
+        register()  # a game registered since this module was imported
     if players is not None:
         params["players"] = players
     return pyspiel.load_game(short_name(game_id), params)

@@ -296,11 +296,11 @@ class RatgamesAEC(AECEnv):  # type: ignore[misc]
 class RatgamesParallel(ParallelEnv):  # type: ignore[misc]
     """A game as a ``ParallelEnv``: every live agent sends an action at every step.
 
-    In Egyptian Ratscrew (ticks) every agent chooses at every tick.  In a turn-based game only
+    In a real-time game (ticks) every agent chooses at every tick.  In a turn-based game only
     the agent to act chooses: the others' masks are all zeros and whatever they send is
     ignored (it must still be an id of the action space)."""
 
-    metadata = {"render_modes": RENDER_MODES, "name": "ratgames_egyptian_ratscrew"}
+    metadata = {"render_modes": RENDER_MODES, "name": "ratgames"}
 
     def __init__(
         self,

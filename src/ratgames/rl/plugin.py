@@ -20,11 +20,20 @@ def _installed(*modules: str) -> bool:
         return False
 
 
-COVERED = ("caged-rats", "rat-a-tat-cat", "rats")
-"""The turn-based games the OpenSpiel registration (ratgames.rl.openspiel) covers."""
+def _with_encoders() -> list[str]:
+    """The games registered so far (the game plugins load first) that declare an encoder and a
+    deal plan; a real-time one among them never lists the bots below, which are turn-based."""
+    from ratgames.core.registry import game_ids, game_parts
+
+    return [
+        g
+        for g in game_ids()
+        if game_parts(g).encoder is not None and game_parts(g).deal_plan is not None
+    ]
+
 
 if _installed("numpy"):
-    for game_id in COVERED:
+    for game_id in _with_encoders():
         register_lazy_bot(
             "policy",
             "ratgames.rl.learn.policy:PolicyBot",
@@ -34,7 +43,7 @@ if _installed("numpy"):
         )
 
 if _installed("numpy", "open_spiel"):
-    for game_id in COVERED:
+    for game_id in _with_encoders():
         register_lazy_bot(
             "openspiel-ismcts",
             "ratgames.rl.bots:OpenSpielIsmctsBot",

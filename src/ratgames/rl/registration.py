@@ -1,13 +1,16 @@
-"""Gymnasium ids for every game: ``gym.make("ratgames/Rats-v0", players=3)``.
+"""Gymnasium ids for every game with an encoder: ``gym.make("ratgames/Rats-v0", players=3)``.
 
->>> GYMNASIUM_IDS["rats"]
+>>> gymnasium_ids()["rats"]
 'ratgames/Rats-v0'
 
-``import ratgames.rl`` registers them without importing Gymnasium (which takes half a second, and
-``ratgames.rl`` is imported by every ``ratgames`` command through its plugin): when Gymnasium is
-imported already they are registered at once, else as soon as it is imported.  Importing
-:mod:`ratgames.rl.gymnasium` registers them too, and so does Gymnasium's own
-``"module:id"`` form, ``gym.make("ratgames.rl:ratgames/Rats-v0")``, with nothing imported first.
+A game's id is ``ratgames/`` and its id in CamelCase with ``-v0`` (:func:`gymnasium_id`), for
+every game that declares an encoder (its ``encoder`` part,
+:class:`ratgames.core.registry.GameParts`).  ``import ratgames.rl`` registers them without
+importing Gymnasium (which takes half a second, and ``ratgames.rl`` is imported by every
+``ratgames`` command through its plugin): when Gymnasium is imported already they are registered
+at once, else as soon as it is imported.  Importing :mod:`ratgames.rl.gymnasium` registers them
+too, and so does Gymnasium's own ``"module:id"`` form, ``gym.make("ratgames.rl:ratgames/Rats-v0")``,
+with nothing imported first.
 
 Every keyword of :class:`ratgames.rl.gymnasium.RatgamesEnv` passes through ``gym.make``:
 ``players``, ``options``, ``opponents``, ``seat``, ``render_mode``, ``illegal``, ``tick`` and
@@ -23,13 +26,28 @@ from importlib.machinery import ModuleSpec
 from types import ModuleType
 from typing import Any
 
-GYMNASIUM_IDS = {
-    "caged-rats": "ratgames/CagedRats-v0",
-    "rats": "ratgames/Rats-v0",
-    "rat-a-tat-cat": "ratgames/RatATatCat-v0",
-    "egyptian-ratscrew": "ratgames/EgyptianRatscrew-v0",
-}
-"""The Gymnasium id of each game."""
+from ratgames.core.registry import game_ids, game_parts
+
+
+def gymnasium_id(game_id: str) -> str:
+    """The Gymnasium id of a game: ``ratgames/`` and the id in CamelCase, ``-v0``.
+
+    >>> gymnasium_id("rat-a-tat-cat")
+    'ratgames/RatATatCat-v0'
+    """
+    return "ratgames/" + "".join(w[:1].upper() + w[1:] for w in game_id.split("-")) + "-v0"
+
+
+def gymnasium_ids() -> dict[str, str]:
+    """The Gymnasium id of each game that declares an encoder, by game id."""
+    return {g: gymnasium_id(g) for g in game_ids() if game_parts(g).encoder is not None}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GYMNASIUM_IDS":  # the games registered by now (formerly a fixed table)
+        return gymnasium_ids()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 ENTRY_POINT = "ratgames.rl.gymnasium:RatgamesEnv"
 
@@ -38,7 +56,7 @@ def register_gymnasium() -> None:
     """Register every game's id with Gymnasium (again is harmless)."""
     from gymnasium.envs.registration import register, registry
 
-    for game_id, env_id in GYMNASIUM_IDS.items():
+    for game_id, env_id in gymnasium_ids().items():
         if env_id not in registry:
             register(id=env_id, entry_point=ENTRY_POINT, kwargs={"game_id": game_id})
 

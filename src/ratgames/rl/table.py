@@ -5,12 +5,13 @@ Rewards are zero-sum and come only at the end (:func:`returns`): with ``n`` seat
 winners, a winner gets ``(n / k - 1) / (n - 1)`` and every other seat ``-1 / (n - 1)``; so with
 two players a win is +1, a loss -1 and a shared win 0.
 
-**Ticks** (Egyptian Ratscrew).  Time runs in ticks of ``tick`` seconds (0.1 s unless given).  At
-every tick each seat chooses wait, move or slap (:mod:`ratgames.rl.encoding.egyptian_ratscrew`)
-having seen the table as it was when the tick began; a slap names the pile version of that
-moment.  The actions of one tick are applied at time ``tick_number * tick`` in seat order,
-starting with seat ``tick_number mod players`` (so no seat always wins the ties); an action the
-table no longer accepts when its turn comes (a play after someone else took the pile) is dropped.
+**Ticks** (a real-time game).  Time runs in ticks of ``tick`` seconds (0.1 s unless given).  At
+every tick each seat chooses an id of the game's encoder (id 0,
+:data:`~ratgames.rl.encoding.WAIT`, is always allowed) having seen the table as it was when the
+tick began; an action that answers a position (a slap) names the position of that moment.  The
+actions of one tick are applied at time ``tick_number * tick`` in seat order, starting with seat
+``tick_number mod players`` (so no seat always wins the ties); an action the table no longer
+accepts when its turn comes (a play after someone else took the pile) is dropped.
 A ratgames bot in the game answers with a reaction delay in seconds: it is asked at every tick
 where it has nothing on the way, and its action arrives ``max(1, ceil(delay / tick))`` ticks
 later (as at a table, an action on its way stays on its way while the table still accepts it).
@@ -25,11 +26,10 @@ from typing import Any
 from ratgames.core.bots import Bot, SeatView
 from ratgames.core.game import Game, Outcome, State
 
-from .encoding import Encoder, EncodingError, encoder_for
-from .encoding.egyptian_ratscrew import WAIT
+from .encoding import WAIT, Encoder, EncodingError, encoder_for
 
 DEFAULT_TICK = 0.1
-"""Seconds per tick in Egyptian Ratscrew."""
+"""Seconds per tick in a real-time game."""
 
 
 def returns(game: Game, outcome: Outcome | None) -> list[float]:

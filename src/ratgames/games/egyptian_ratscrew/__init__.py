@@ -10,5 +10,7 @@ register_game(
         tui=".tui:Panel",
         bots=".bots",
         levels=".bots:LEVELS",
+        encoder=".encoding:EgyptianRatscrewEncoder",
+        deal_plan=".deals:EgyptianRatscrewDealPlan",
     ),
 )

@@ -14,5 +14,7 @@ register_game(
         tui=".tui:Panel",
         bots=".bots",
         levels=".bots:LEVELS",
+        encoder=".encoding:RatATatCatEncoder",
+        deal_plan=".deals:RatATatCatDealPlan",
     ),
 )

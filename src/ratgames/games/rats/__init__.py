@@ -10,5 +10,7 @@ register_game(
         tui=".tui:Panel",
         bots=".bots",
         levels=".bots:LEVELS",
+        encoder=".encoding:RatsEncoder",
+        deal_plan=".deals:RatsDealPlan",
     ),
 )

@@ -1,5 +1,9 @@
 """Encoders: each game's fixed action space (with legal-action masks) and observation tensor.
 
+A game brings its encoder as its ``encoder`` part (declared where it is registered,
+:class:`ratgames.core.registry.GameParts`), an :class:`Encoder` subclass built from the game;
+:func:`encoder_for` finds it there.
+
 >>> import ratgames
 >>> from ratgames.rl.encoding import encoder_for
 >>> enc = encoder_for(ratgames.get_game("caged-rats"))
@@ -10,28 +14,21 @@
 from __future__ import annotations
 
 from ratgames.core.game import Game
+from ratgames.core.registry import game_part
 
-from .base import Encoder, EncodingError, Layout, ListEncoder, Vector
+from .base import WAIT, Encoder, EncodingError, Layout, ListEncoder, Vector
 
-__all__ = ["Encoder", "EncodingError", "Layout", "ListEncoder", "Vector", "encoder_for"]
+__all__ = ["WAIT", "Encoder", "EncodingError", "Layout", "ListEncoder", "Vector", "encoder_for"]
 
 
 def encoder_for(game: Game) -> Encoder:
-    """The encoder of ``game`` (its players and options included)."""
-    if game.id == "caged-rats":
-        from .caged_rats import CagedRatsEncoder
-
-        return CagedRatsEncoder(game)
-    if game.id == "rats":
-        from .rats import RatsEncoder
-
-        return RatsEncoder(game)
-    if game.id == "rat-a-tat-cat":
-        from .rat_a_tat_cat import RatATatCatEncoder
-
-        return RatATatCatEncoder(game)
-    if game.id == "egyptian-ratscrew":
-        from .egyptian_ratscrew import EgyptianRatscrewEncoder
-
-        return EgyptianRatscrewEncoder(game)
-    raise EncodingError(f"no encoder for {game.id}")
+    """The encoder of ``game`` (its players and options included): the game's ``encoder``
+    part."""
+    cls = game_part(game.id, "encoder")
+    if cls is None:
+        raise EncodingError(
+            f"no encoder for {game.id}: a game declares one as its 'encoder' part "
+            "(register_game(..., parts=GameParts(encoder='module:Class')))"
+        )
+    encoder: Encoder = cls(game)
+    return encoder

@@ -30,6 +30,10 @@ from ratgames.core.game import Game, State
 
 Vector = npt.NDArray[np.float32]
 
+WAIT = 0
+"""In a game played in ticks (a real-time game, :class:`ratgames.rl.table.Ticks`), id 0 is
+"wait": doing nothing this tick, always allowed."""
+
 
 class EncodingError(ValueError):
     """An observation or action the encoder does not know (a changed observation format, an id
@@ -231,6 +235,23 @@ class Encoder(ABC):
         if not started:
             raise EncodingError(f"ids {list(seq)} begin no legal action")
         return None
+
+    # --- length -------------------------------------------------------------------------------
+
+    def max_decisions(self, max_ticks: int | None = None) -> int:
+        """The most decisions a game of this game (with its options and players) can take
+        (OpenSpiel's ``max_game_length``): one id chosen by one player is a decision (one step
+        of a two-step choice counts as one), chance steps are not counted.  A game played in
+        ticks takes one joint decision a tick and is stopped after ``max_ticks``; a turn-based
+        game's encoder gives the bound its rules and safety caps allow."""
+        if self.game.real_time:
+            if max_ticks is None:
+                raise ValueError(f"{self.game.title} is played in ticks: give max_ticks")
+            return int(max_ticks)
+        raise ValueError(
+            f"the encoder of {self.game.id} gives no bound on the length of a game "
+            "(it overrides max_decisions where the rules allow one)"
+        )
 
     # --- observations ---------------------------------------------------------------------------
 

@@ -11,12 +11,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ratgames.core.game import Game
-
-from .base import EncodingError, Layout, ListEncoder, Writer, index_of, rotate
+from ratgames.rl.encoding.base import EncodingError, Layout, ListEncoder, Writer, index_of, rotate
 
 PHASES = ("cage", "offer", "bid", "respond", "feed", "over")
 SCORE_SCALE = 200.0
 """Scores are divided by this (and clipped to 1)."""
+
+DEAL_DECISIONS = 2 + 16 * 4
+"""Decisions in one deal: two cagings, 16 leads of at most four decisions (offer, bid, top or
+throw, feed)."""
 
 
 class CagedRatsEncoder(ListEncoder):
@@ -73,3 +76,16 @@ class CagedRatsEncoder(ListEncoder):
         w.scaled("deal_points", rotate(obs["deal_points"], me), SCORE_SCALE)
         w.scaled("scores", rotate(obs["scores"], me), SCORE_SCALE)
         w.scaled("rubbers_won", rotate(obs["rubbers_won"], me), 2.0)
+
+    def max_decisions(self, max_ticks: int | None = None) -> int:
+        """A deal is at most :data:`DEAL_DECISIONS` decisions, and a game at most ``max_deals``
+        deals (1 with ``single_deal``).
+
+        >>> import ratgames
+        >>> game = ratgames.get_game("caged-rats", options={"single_deal": True})
+        >>> CagedRatsEncoder(game).max_decisions()
+        66
+        """
+        o = self.game.options
+        deals = 1 if o["single_deal"] else int(o["max_deals"])
+        return DEAL_DECISIONS * deals

@@ -25,8 +25,15 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from ratgames.core.game import Game
-
-from .base import Encoder, EncodingError, Layout, Writer, index_of, relative, rotate
+from ratgames.rl.encoding.base import (
+    Encoder,
+    EncodingError,
+    Layout,
+    Writer,
+    index_of,
+    relative,
+    rotate,
+)
 
 TRICK_KINDS = ("single", "pair", "three of a kind", "four of a kind", "run")
 RUN_SHAPES = tuple(
@@ -260,3 +267,17 @@ class RatsEncoder(Encoder):
             if pending:
                 shape = pending[0] - self.base_run
             w.one_hot("pending_run", shape)
+
+    def max_decisions(self, max_ticks: int | None = None) -> int:
+        """In a round every card dealt is played once; a play of ``k`` cards takes one decision
+        (a single, a set, a run without jokers), ``k`` (a discard, one card a step) or two (a
+        run of three or more cards with jokers: its shape, then its jokers), never more than
+        ``k``.  So a round takes at most as many decisions as the deck has cards (52, plus the
+        jokers), and a game is at most ``max_rounds`` rounds.
+
+        >>> import ratgames
+        >>> game = ratgames.get_game("rats", players=3, options={"jokers": 2, "max_rounds": 10})
+        >>> RatsEncoder(game).max_decisions()
+        540
+        """
+        return len(self.game.deck()) * int(self.game.options["max_rounds"])

@@ -5,7 +5,7 @@
   you won;
 * ``2`` slap the pile as you see it now (``slap@V`` with the pile's current version ``V``).
 
-See :mod:`ratgames.rl.ticks` for how ticks turn real time into discrete steps.  Seats are
+See :mod:`ratgames.rl.table` for how ticks turn real time into discrete steps.  Seats are
 relative (the observer first); cards are indexed ``2C 2D 2H 2S 3C ... AS`` then the jokers.
 """
 
@@ -15,10 +15,18 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from ratgames.core.game import Game
+from ratgames.rl.encoding.base import (
+    WAIT,
+    Encoder,
+    EncodingError,
+    Layout,
+    Writer,
+    index_of,
+    relative,
+    rotate,
+)
 
-from .base import Encoder, EncodingError, Layout, Writer, index_of, relative, rotate
-
-WAIT, MOVE, SLAP = 0, 1, 2
+MOVE, SLAP = 1, 2
 ID_TEXT = ("wait", "move", "slap")
 PHASES = ("play", "collect", "final", "over")
 STATUSES = ("in", "waiting", "out")

@@ -12,13 +12,23 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ratgames.core.game import Game
-
-from .base import EncodingError, Layout, ListEncoder, Writer, index_of, relative, rotate
+from ratgames.rl.encoding.base import (
+    EncodingError,
+    Layout,
+    ListEncoder,
+    Writer,
+    index_of,
+    relative,
+    rotate,
+)
 
 PHASES = ("start", "holding", "taken", "peek", "swap", "draw2", "knock", "over")
 KINDS = 13
 SLOTS = 4
 TOTAL_SCALE = 100.0
+TURN_DECISIONS = 2 * 13 + 1
+"""Decisions in one turn: at most 13 cards drawn, two decisions each, and the knock or end
+of the turn (see :meth:`RatATatCatEncoder.max_decisions`)."""
 
 
 class RatATatCatEncoder(ListEncoder):
@@ -90,3 +100,32 @@ class RatATatCatEncoder(ListEncoder):
         w.scaled(
             "turns_this_round", [obs["turns_this_round"]], float(self.game.options["turn_cap"])
         )
+
+    def max_decisions(self, max_ticks: int | None = None) -> int:
+        """A turn draws at most 13 cards, each taking at most two decisions (``draw``, then
+        ``replace``, ``discard``, ``peek``, ``swap`` or ``noswap``), then ``knock`` or ``end``:
+        27 decisions (:data:`TURN_DECISIONS`).  Why 13: after the first draw, only a DRAW2 grants
+        more draws (two fresh chances, which do not add up), so ``d`` DRAW2s drawn in a turn
+        allow at most ``1 + 2d`` draws.  The deck holds 3 DRAW2s, and one can be drawn a second
+        time in a turn only after the draw pile ran out and the discard pile was shuffled into a
+        new one; that new pile holds at least ``54 - 4 * 6 - 2 = 28`` cards, more than the at
+        most 7 draws three DRAW2s allow, so it never runs out within the same turn: ``d <= 6``
+        and a turn draws at most 13 cards.  A round has at most ``turn_cap + players - 1`` turns
+        (the turn that reaches the cap counts as a knock, then everyone else has one more), and
+        a game at most ``round_cap`` rounds (1 with ``mode=round``, ``N`` with ``mode=rounds=N``
+        when that is fewer).
+
+        >>> import ratgames
+        >>> game = ratgames.get_game("rat-a-tat-cat", players=2, options={"mode": "round"})
+        >>> RatATatCatEncoder(game).max_decisions()
+        5427
+        """
+        o = self.game.options
+        mode = str(o["mode"])
+        rounds = int(o["round_cap"])
+        if mode == "round":
+            rounds = 1
+        elif mode.startswith("rounds="):
+            rounds = min(rounds, int(mode.partition("=")[2]))
+        turns = int(o["turn_cap"]) + self.game.players - 1
+        return TURN_DECISIONS * turns * rounds
