@@ -27,7 +27,7 @@ from ratgames.core.bots import make_bot
 from ratgames.core.game import Action, State
 from ratgames.core.rng import Rng
 from ratgames.core.runner import play_game
-from ratgames.games.rat_a_tat_cat.rules import KNOCK
+from ratgames.games.rat_a_tat_cat.action import KNOCK
 from ratgames.sim import wilson_interval
 
 

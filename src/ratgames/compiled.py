@@ -60,6 +60,9 @@ MODULES: tuple[str, ...] = (
     "ratgames.games.egyptian_ratscrew.bots",
     "ratgames.games.rat_a_tat_cat.rules",
     "ratgames.games.rat_a_tat_cat.bots",
+    "ratgames.games.rat_a_tat_cat.action",
+    "ratgames.games.rat_a_tat_cat.cards",
+    "ratgames.games.rat_a_tat_cat.views",
     "ratgames.games.rats.combos",
     "ratgames.games.rats.rules",
     "ratgames.games.rats.bots",
@@ -77,6 +80,7 @@ HASHED: tuple[str, ...] = (
     "games/*/events.py",
     "games/*/playout.py",
     "games/rats/combos.py",
+    "games/rat_a_tat_cat/*.py",
     "games/egyptian_ratscrew/*.py",
     "games/caged_rats/*.py",
 )

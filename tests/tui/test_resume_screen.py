@@ -13,7 +13,7 @@ import pytest
 import ratgames
 from ratgames.cli import main
 from ratgames.core.bots import Bot, SeatView, make_bot
-from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK
+from ratgames.games.rat_a_tat_cat.cards import CARD_TEXT, DECK
 from ratgames.tui.play import PlayApp
 from ratgames.tui.screens import PassScreen
 from ratgames.tui.session import resume, seat_entries

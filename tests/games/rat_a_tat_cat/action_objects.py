@@ -14,7 +14,8 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ratgames.core.game import Game
-from ratgames.games.rat_a_tat_cat.rules import Act, RatATatCat
+from ratgames.games.rat_a_tat_cat.action import Act
+from ratgames.games.rat_a_tat_cat.rules import RatATatCat
 
 _ODD = st.one_of(
     st.booleans(),

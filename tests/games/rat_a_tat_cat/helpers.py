@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import ratgames
-from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK, RatState
+from ratgames.games.rat_a_tat_cat.cards import CARD_TEXT, DECK
+from ratgames.games.rat_a_tat_cat.rules import RatState
 
 
 def make_deal(

@@ -16,7 +16,7 @@ import ratgames
 from ratgames.core.errors import IllegalAction, InvalidNotation
 from ratgames.core.game import State
 from ratgames.core.rng import Rng
-from ratgames.games.rat_a_tat_cat.rules import DRAW, K_REPLACE, K_SWAP, REPLACE, Act
+from ratgames.games.rat_a_tat_cat.action import DRAW, K_REPLACE, K_SWAP, REPLACE, Act
 
 
 def _snap(state: State) -> Any:

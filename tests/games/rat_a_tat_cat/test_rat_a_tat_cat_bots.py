@@ -69,7 +69,7 @@ def test_a_forgetful_bot_remembers_less() -> None:
 def _deal(hands: list[list[str]], draw: list[str]) -> dict[str, object]:
     from collections import Counter
 
-    from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK
+    from ratgames.games.rat_a_tat_cat.cards import CARD_TEXT, DECK
 
     rest = Counter(CARD_TEXT[c] for c in DECK) - Counter([c for r in hands for c in r] + draw)
     rest["5"] -= 1

@@ -21,16 +21,11 @@ import ratgames
 from ratgames.core.bots import SeatView, make_bot
 from ratgames.core.errors import RatgamesError, SnapshotError
 from ratgames.core.rng import Rng
+from ratgames.games.rat_a_tat_cat.cards import CARD_TEXT, DECK
 from ratgames.games.rat_a_tat_cat.events import EVENT_TYPES
-from ratgames.games.rat_a_tat_cat.rules import (
-    _EVENT_OF,
-    _OBSERVATION_PARTS,
-    CARD_TEXT,
-    DECK,
-    SNAPSHOT_ENTRIES,
-    RatATatCat,
-    RatState,
-)
+from ratgames.games.rat_a_tat_cat.rules import RatATatCat, RatState
+from ratgames.games.rat_a_tat_cat.snapshot import EVENT_OF, SNAPSHOT_ENTRIES
+from ratgames.games.rat_a_tat_cat.views import OBSERVATION_PARTS
 
 ID = "rat-a-tat-cat"
 VARIANTS = RatATatCat.variants
@@ -92,8 +87,8 @@ def _assert_same(a: RatState, b: RatState, rng: Rng) -> None:
     for seat in range(players):
         for events in (True, False):
             assert a.observation(seat, events) == b.observation(seat, events), seat
-            assert a.observation_part(seat, list(_OBSERVATION_PARTS), events) == (
-                b.observation_part(seat, list(_OBSERVATION_PARTS), events)
+            assert a.observation_part(seat, list(OBSERVATION_PARTS), events) == (
+                b.observation_part(seat, list(OBSERVATION_PARTS), events)
             )
         assert a.legal_actions(seat) == b.legal_actions(seat)
         if not a.is_over():
@@ -188,7 +183,7 @@ def test_the_bot_games_reach_every_kind_of_position() -> None:
 
 def test_the_reader_knows_every_event_and_entry() -> None:
     """The snapshot reader reads every kind of event, every field of each, and every entry."""
-    assert {cls.kind for cls in EVENT_TYPES} == set(_EVENT_OF)
+    assert {cls.kind for cls in EVENT_TYPES} == set(EVENT_OF)
     state = _bot_game(0, 4)[3]
     assert list(state.snapshot()) == list(SNAPSHOT_ENTRIES)
 

@@ -11,7 +11,8 @@ from tests.games.rat_a_tat_cat.helpers import legal, make_deal, play, start, tex
 import ratgames
 from ratgames.core.errors import IllegalAction, RatgamesError
 from ratgames.core.rng import Rng
-from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK, RatATatCat, RatState
+from ratgames.games.rat_a_tat_cat.cards import CARD_TEXT, DECK
+from ratgames.games.rat_a_tat_cat.rules import RatATatCat, RatState
 
 
 @pytest.fixture

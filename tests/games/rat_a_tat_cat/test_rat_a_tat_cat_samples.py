@@ -24,7 +24,8 @@ from tests.games.rat_a_tat_cat.helpers import make_deal, play, start
 import ratgames
 from ratgames.core.errors import RecordError
 from ratgames.core.rng import Rng
-from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK, PEEK, SWAP, RatState
+from ratgames.games.rat_a_tat_cat.cards import CARD_TEXT, DECK, PEEK, SWAP
+from ratgames.games.rat_a_tat_cat.rules import RatState
 
 POWER = {"PEEK", "SWAP", "DRAW2"}
 

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import ratgames
-from ratgames.games.rat_a_tat_cat.rules import CARD_TEXT, DECK
+from ratgames.games.rat_a_tat_cat.cards import CARD_TEXT, DECK
 from ratgames.games.rat_a_tat_cat.tui import Panel
 from ratgames.tui.play import PlayApp
 

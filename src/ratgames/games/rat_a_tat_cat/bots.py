@@ -19,23 +19,9 @@ from ratgames.core.game import Action, Game, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
-from .rules import (
-    CARD_TEXT,
-    DECK,
-    DISCARD,
-    DRAW,
-    END,
-    KNOCK,
-    NOSWAP,
-    PEEK,
-    PEEKS,
-    REPLACE,
-    SLOTS,
-    SWAPS,
-    TAKE,
-    RatATatCat,
-    RatState,
-)
+from .action import DISCARD, DRAW, END, KNOCK, NOSWAP, PEEKS, REPLACE, SWAPS, TAKE
+from .cards import CARD_TEXT, DECK, PEEK, SLOTS
+from .rules import RatATatCat, RatState
 
 POWER_VALUE: Final = 5.0
 """What a power card left in a row is worth: it is replaced by a random number card (mean 5)."""

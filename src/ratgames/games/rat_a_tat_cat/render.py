@@ -7,7 +7,7 @@ from typing import Any
 
 from ratgames.core.game import Game
 
-from .rules import CARD_NAME, CARD_TEXT
+from .cards import CARD_NAME, CARD_TEXT
 
 _NAME = dict(zip(CARD_TEXT, CARD_NAME, strict=True))
 

@@ -1,53 +1,76 @@
-"""Rat-a-Tat Cat: the rules engine.
+"""Rat-a-Tat Cat: the rules (the game, its options and the state: legality, transitions,
+scoring).
 
-Cards are ints: the number cards ``0``-``9`` are themselves, ``10`` is PEEK, ``11`` SWAP and
-``12`` DRAW2.  Each seat has a row of four slots (slot ``i`` of seat ``s`` is ``hands[s*4+i]``).
-What every seat knows is a flat table ``known``: row ``r`` (one per seat, plus a last row for what
-everyone knows, the spectator's row) holds, for every slot at the table, the card that row has
-seen there or ``-1``.  Knowledge follows the cards through public moves (swaps), and is forgotten
-when a card the row did not see replaces the one it knew.
+The cards and the table are in :mod:`.cards`, the actions and the phases of a turn in
+:mod:`.action`, what players see (observations, samples) in :mod:`.views`, snapshots in
+:mod:`.snapshot` and the rule sheet in :mod:`.text`.
+
+Each seat has a row of four slots (slot ``i`` of seat ``s`` is ``hands[s*4+i]``).  What every
+seat knows is a flat table ``known``: row ``r`` (one per seat, plus a last row for what everyone
+knows, the spectator's row) holds, for every slot at the table, the card that row has seen there
+or ``-1``.  Knowledge follows the cards through public moves (swaps), and is forgotten when a
+card the row did not see replaces the one it knew.
 
 Where a hidden card came from is public too, and :meth:`RatState.sample_consistent` keeps it:
 every slot has an ``origin``, the *pool* its card came from (0 for the deal, ``k`` for the
 ``k``-th reshuffle of the round, whose cards everybody saw in the discard pile) and whether it
 was kept from the draw pile (then it is a number card: a power card drawn is shown and used).
-
-Action notation (slots and seats are numbered from 1 for people):
-
-* ``draw``: the top card of the draw pile;  ``take``: the top card of the discard pile.
-* ``replace N``: put the card you hold in your slot N (the old card goes face up on the discard).
-* ``discard``: discard the card you drew without using it (during Draw 2, go on to the next draw).
-* ``peek N``: look at your slot N (after drawing a PEEK).
-* ``swap N P:M``: swap your slot N with slot M of seat P (after drawing a SWAP); ``noswap``.
-* ``knock`` / ``end``: at the end of your turn, knock ("Rat-a-Tat Cat!") or just pass the turn.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import math
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final, NamedTuple, cast
+from collections.abc import Mapping
+from typing import Any, ClassVar, NamedTuple, cast
 
-from ratgames.core import snapshots
-from ratgames.core.errors import (
-    DealError,
-    IllegalAction,
-    InvalidNotation,
-    OptionError,
-    RatgamesError,
-    SnapshotError,
-)
-from ratgames.core.events import Event, event_json
+from ratgames.core.errors import DealError, IllegalAction, OptionError
+from ratgames.core.events import Event
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
-from ratgames.core.snapshots import short as _shown
 
+from . import action as actions
+from . import views
+from .action import (
+    DISCARD,
+    DRAW,
+    END,
+    HOLD,
+    K_DISCARD,
+    K_DRAW,
+    K_KNOCK,
+    K_NOSWAP,
+    K_PEEK,
+    K_REPLACE,
+    K_SWAP,
+    K_TAKE,
+    KNOCK,
+    KNOCKING,
+    MUST_DRAW,
+    NOSWAP,
+    OVER,
+    PEEKING,
+    PEEKS,
+    REPLACE,
+    START,
+    SWAPPING,
+    SWAPS,
+    TAKE,
+    TAKEN,
+    Act,
+)
+from .cards import (
+    CARD_TEXT,
+    CARDS_ALLOWED,
+    DECK,
+    PEEK,
+    SLOTS,
+    SWAP,
+    card_or_none,
+    card_text,
+    not_the_deck,
+    parse_card,
+)
 from .events import (
-    EVENT_TYPES,
     Capped,
     Dealt,
     Discarded,
@@ -65,147 +88,7 @@ from .events import (
     Took,
     WentOut,
 )
-
-# --- cards ----------------------------------------------------------------------------------------
-
-PEEK: Final = 10
-SWAP: Final = 11
-DRAW2: Final = 12
-CARD_TEXT = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "PEEK", "SWAP", "DRAW2")
-CARD_NAME = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "Peek", "Swap", "Draw 2")
-_CARD_PARSE = {t: i for i, t in enumerate(CARD_TEXT)} | {"DRAW 2": DRAW2, "DRAW_2": DRAW2}
-DECK: tuple[int, ...] = tuple(
-    sorted([n for n in range(9) for _ in range(4)] + [9] * 9 + [PEEK, SWAP, DRAW2] * 3)
-)
-SLOTS: Final = 4
-CARDS_ALLOWED = "0-9, PEEK, SWAP and DRAW2"
-
-
-def card_text(card: int) -> str:
-    """The notation of a card: ``0``..``9``, ``PEEK``, ``SWAP``, ``DRAW2``."""
-    if card.__class__ is not int or not 0 <= card <= DRAW2:
-        raise RatgamesError(f"no such Rat-a-Tat Cat card: {card!r}")
-    return CARD_TEXT[card]
-
-
-def _card_or_none(text: object) -> int | None:
-    if isinstance(text, str):
-        return _CARD_PARSE.get(" ".join(text.split()).upper())
-    return None
-
-
-def parse_card(text: str) -> int:
-    """The card written as ``text`` (case is forgiven; ``DRAW 2`` is read as ``DRAW2``)."""
-    card = _card_or_none(text)
-    if card is None:
-        raise RatgamesError(f"{text!r} is not a Rat-a-Tat Cat card; the cards are {CARDS_ALLOWED}")
-    return card
-
-
-# --- actions --------------------------------------------------------------------------------------
-
-# The kinds of action (constants the compiled build inlines).
-K_DRAW: Final = 0
-K_TAKE: Final = 1
-K_REPLACE: Final = 2
-K_DISCARD: Final = 3
-K_PEEK: Final = 4
-K_SWAP: Final = 5
-K_NOSWAP: Final = 6
-K_KNOCK: Final = 7
-K_END: Final = 8
-
-
-class Act(NamedTuple):
-    """An action: its kind and up to three numbers (slots and a seat, counted from 0).
-
-    Only the actions the game lists (``RatATatCat.action_space()``), with every field an
-    ``int``, are actions of the game; any other ``Act`` is refused as :class:`InvalidNotation`.
-    """
-
-    kind: int
-    a: int = 0
-    p: int = 0
-    b: int = 0
-
-    def __str__(self) -> str:
-        if _canonical(self) is None:
-            return repr(self)
-        return _text(self)
-
-
-def _text(action: Act) -> str:
-    k = action.kind
-    if k == K_REPLACE:
-        return f"replace {action.a + 1}"
-    if k == K_PEEK:
-        return f"peek {action.a + 1}"
-    if k == K_SWAP:
-        return f"swap {action.a + 1} {action.p + 1}:{action.b + 1}"
-    return _SIMPLE_TEXT[k]
-
-
-_SIMPLE_TEXT = {
-    K_DRAW: "draw",
-    K_TAKE: "take",
-    K_DISCARD: "discard",
-    K_NOSWAP: "noswap",
-    K_KNOCK: "knock",
-    K_END: "end",
-}
-MAX_PLAYERS = 6
-DRAW = Act(K_DRAW)
-TAKE = Act(K_TAKE)
-DISCARD = Act(K_DISCARD)
-NOSWAP = Act(K_NOSWAP)
-KNOCK = Act(K_KNOCK)
-END = Act(K_END)
-REPLACE = tuple(Act(K_REPLACE, i) for i in range(SLOTS))
-PEEKS = tuple(Act(K_PEEK, i) for i in range(SLOTS))
-SWAPS = {
-    (a, p, b): Act(K_SWAP, a, p, b)
-    for a in range(SLOTS)
-    for p in range(MAX_PLAYERS)
-    for b in range(SLOTS)
-}
-_ALL_ACTIONS: dict[Act, Act] = {
-    a: a for a in (DRAW, TAKE, DISCARD, NOSWAP, KNOCK, END, *REPLACE, *PEEKS, *SWAPS.values())
-}
-_ACTION_BY_TEXT: dict[str, Act] = {_text(a): a for a in _ALL_ACTIONS}
-_CANONICAL_IDS = frozenset(id(a) for a in _ALL_ACTIONS)
-ACTION_FORMS = (
-    "draw, take, replace N, discard, peek N, swap N P:M, noswap, knock, end "
-    "(N and M are slots 1-4, P a seat number)"
-)
-
-
-def _canonical(action: object) -> Act | None:
-    """The game's own action equal to ``action``, or None if ``action`` is not one of them with
-    every field an ``int`` (``True`` is not ``1`` and ``1.0`` is not ``1`` here)."""
-    if id(action) in _CANONICAL_IDS:  # one of the game's own objects (they live for ever)
-        return action  # type: ignore[return-value]
-    if action.__class__ is not Act:
-        return None
-    # Fields of any type (a compiled build would otherwise convert them to the declared ones).
-    fields: tuple[object, object, object, object] = action
-    k, a, p, b = fields
-    if k.__class__ is not int or a.__class__ is not int:
-        return None
-    if p.__class__ is not int or b.__class__ is not int:
-        return None
-    return _ALL_ACTIONS.get(action)
-
-
-# The phases of a turn (constants the compiled build inlines).
-START: Final = 0
-HOLD: Final = 1
-TAKEN: Final = 2
-PEEKING: Final = 3
-SWAPPING: Final = 4
-MUST_DRAW: Final = 5
-KNOCKING: Final = 6
-OVER: Final = 7
-PHASE_NAMES = ("start", "holding", "taken", "peek", "swap", "draw2", "knock", "over")
+from .text import RULES_TEXT
 
 _START_ONLY_DRAW = (DRAW,)
 _START_BOTH = (DRAW, TAKE)
@@ -345,9 +228,7 @@ class RatATatCat(Game):
             for d in range(n)
         )
         # The ids of the game's own action objects that are actions at this table.
-        self.own_ids = frozenset(
-            id(a) for a in _ALL_ACTIONS if a.kind != K_SWAP or a.p < self.players
-        )
+        self.own_ids = actions.own_ids(self.players)
         if self.mode_kind == "minutes" and self.mode_n > 24 * 60:
             raise OptionError("option 'mode': minutes=N allows at most 1440 minutes")
 
@@ -364,54 +245,26 @@ class RatATatCat(Game):
         return list(DECK)
 
     def parse_action(self, text: object) -> Act:
-        if not isinstance(text, str):
-            raise InvalidNotation(f"an action is written as text ({ACTION_FORMS}), not {text!r}")
-        key = " ".join(text.split()).lower()
-        action = _ACTION_BY_TEXT.get(key)
-        if action is None:
-            shown = text if len(text) <= 40 else text[:40] + "..."
-            raise InvalidNotation(f"{shown!r} is not an action; the actions are {ACTION_FORMS}")
-        if action.kind == K_SWAP and action.p >= self.players:
-            raise InvalidNotation(self._no_seat(action.p))
-        return action
+        return actions.parse(text, self.players)
 
-    def _no_seat(self, p: int) -> str:
-        return (
-            f"there is no seat {p + 1} in a {self.players}-player game; "
-            f"seats are 1 to {self.players}"
-        )
-
-    def canonical_action(self, action: object) -> Act | None:
-        """The game's action equal to ``action`` (an :class:`Act` whose fields are all ``int``
+    def canonical_action(self, act: object) -> Act | None:
+        """The game's action equal to ``act`` (an :class:`Act` whose fields are all ``int``
         and name an action of this game), or None."""
-        if id(action) in self.own_ids:  # one of the game's own objects (they live for ever)
-            return action  # type: ignore[return-value]
-        act = _canonical(action)
-        if act is None or (act.kind == K_SWAP and act.p >= self.players):
+        if id(act) in self.own_ids:  # one of the game's own objects (they live for ever)
+            return act  # type: ignore[return-value]
+        found = actions.canonical(act)
+        if found is None or (found.kind == K_SWAP and found.p >= self.players):
             return None
-        return act
+        return found
 
-    def not_an_action(self, action: object) -> str:
-        """Why ``action`` (for which :meth:`canonical_action` gave None) is not an action of the
+    def not_an_action(self, act: object) -> str:
+        """Why ``act`` (for which :meth:`canonical_action` gave None) is not an action of the
         game."""
-        if action.__class__ is Act:
-            act = _canonical(action)
-            if act is not None:  # a swap with a seat the game does not have
-                return self._no_seat(act.p)
-            return (
-                f"{action!r} is not an action of the game: an Act's kind and numbers are whole "
-                f"numbers (int) naming one of {ACTION_FORMS}, counted from 0"
-            )
-        return (
-            f"{action!r} is not a Rat-a-Tat Cat action; the actions are {ACTION_FORMS} "
-            "(as text, or as an Act)"
-        )
+        return actions.not_an_action(act, self.players)
 
     def action_space(self) -> list[Act]:
         """Every action this game can ever offer."""
-        out = [DRAW, TAKE, *REPLACE, DISCARD, *PEEKS, NOSWAP, KNOCK, END]
-        out.extend(a for (_, p, _), a in SWAPS.items() if p < self.players)
-        return out
+        return actions.action_space(self.players)
 
     # --- states ---------------------------------------------------------------------------------
 
@@ -437,7 +290,7 @@ class RatATatCat(Game):
             raise DealError(f"{where} must be a list of cards ({CARDS_ALLOWED}), not {value!r}")
         out = []
         for i, text in enumerate(value):
-            card = _card_or_none(text)
+            card = card_or_none(text)
             if card is None:
                 raise DealError(
                     f"card {i + 1} of {where} is {text!r}, not a card; the cards are "
@@ -478,7 +331,7 @@ class RatATatCat(Game):
         discard = self._read_cards(deal["discard"], "the deal's 'discard' pile")
         draw.reverse()  # the top of a pile is its last element
         discard.reverse()
-        wrong = _not_the_deck(hands + draw + discard)
+        wrong = not_the_deck(hands + draw + discard)
         if wrong:
             raise DealError(
                 "the deal does not hold exactly the 54 cards (0-8 four times, 9 nine times, "
@@ -511,148 +364,14 @@ class RatATatCat(Game):
         against the rules (every card once, knowledge that matches the cards, counters that
         match the round results and the public events); :class:`SnapshotError` names what is
         wrong."""
-        return _SnapshotReader(self, snapshot).state()
+        from .snapshot import SnapshotReader
+
+        return SnapshotReader(self, snapshot).state()
 
     # --- the rules text ---------------------------------------------------------------------------
 
     def rules(self) -> str:
         return RULES_TEXT
-
-
-RULES_TEXT = """\
-# Rat-a-Tat Cat
-
-**Goal:** end each round with the lowest sum of cards in your row.  Cats are low, rats are high.
-
-## The cards
-54 cards: number cards 0 to 8 (four of each) and 9 (nine of them), plus three each of the power
-cards **PEEK**, **SWAP** and **DRAW2**.  Power cards have no value of their own.
-
-## The deal
-Each player gets four cards face down in a row (slots 1 to 4, dealt one at a time starting left
-of the dealer).  The rest is the draw pile; its top card is turned up to start the discard pile.
-If that card is a power card, what happens is set by `first_discard`.  Each player then looks at
-their two outer cards (slots 1 and 4) once.  From then on a player knows only what they have seen.
-In the first round the last seat deals, so seat 1 plays first; the deal moves one seat to the
-left (to the next seat) every round.
-
-## A turn
-Starting left of the dealer, each player in turn either:
-
-* draws the top card of the draw pile.  A number card may be put in one of your slots (the
-  card that was there goes face up on the discard pile) or thrown away on the discard pile.
-  Only you see the card you drew.
-* takes the top card of the discard pile.  Only a number card can be taken, and it must replace
-  one of your cards.  Everyone sees which card went where.
-
-When the draw pile runs out, the discard pile except its top card is shuffled into a new draw pile.
-
-## Power cards
-A power card works only when drawn from the draw pile.  It is shown and discarded at once.
-
-* **PEEK**: look at one of your own cards.  Your turn ends.
-* **SWAP**: you may exchange one of your cards with any card of another player, without looking,
-  or decline.  Everyone sees which slots were exchanged.  Your turn ends.
-* **DRAW2**: draw again from the draw pile.  Use that card as usual (a number card goes into your
-  row, a power card does its work) and your turn ends, or discard it and draw a second card,
-  which you use or discard.  A DRAW2 drawn during these chances starts over: two fresh chances.
-
-A power card dealt to you, or taken into your row, does nothing and has no value; at the end of
-the round it is replaced (see below), so get rid of it early.
-
-## Knocking and the end of a round
-When your turn is done and nobody has knocked yet, you may knock (say "Rat-a-Tat Cat!") or
-end your turn.  Knocking on your first turn is allowed.  After a knock every other player has
-exactly one more turn (power cards work as usual), then the round ends.
-
-At the end of a round every row is turned face up.  Each power card in a row is replaced by
-drawing from the draw pile until a number card comes (players in turn order from left of the
-dealer, slots 1 to 4; the power cards go to the discard pile).  The lowest sum wins the round;
-equal lowest sums share the win.
-
-For safety in simulations a round has a turn cap (`turn_cap`).  The turn that reaches it is
-played as usual, and its player may still knock.  If nobody has knocked by the end of that turn,
-the cap counts as that player's knock: every other player has one more turn, then the round
-ends.  How often the cap ended a round is reported (`cap_fired`).
-
-## Ending the game: `mode`
-* `round`: one round; the points are the round's sums.
-* `rounds=N`: N rounds; the lowest total wins.
-* `minutes=N`: rounds are played until N minutes have passed; the round in progress is finished
-  and the lowest total wins.  The clock is the time of the latest action (the time given with
-  it); a turn whose last action carries no time (simulations) counts as 10 seconds.
-* `elimination=N` (the default, `elimination=100`): totals are kept; a player whose total
-  reaches N is out of the game and is no longer dealt in.  The last player in wins.  If everyone
-  still in reaches N in the same round, the lowest total among them wins.  Players who go out
-  later place better; players out in the same round are ranked by total.
-
-`round_cap` (default 200) ends any game after that many rounds, marked as capped, with the lowest
-total winning.
-
-## Options
-* `edition` (default `gamewright`): which rule sheet the defaults follow.  `gamewright` (the
-  English sheet) sets `first_discard=shuffle_back` and `swap_look=true`; `forlago` (the Swedish
-  sheet) sets `first_discard=keep_turning` and `swap_look=false`.  An option you give yourself
-  wins over the preset.
-* `first_discard` (default `shuffle_back`): when the first card turned up is a power card,
-  `shuffle_back` puts it back into the draw pile, shuffles, and turns again (everyone saw it, so
-  everyone knows it is in the draw pile until it is drawn); `keep_turning` leaves it there and
-  turns the next card, until a number card is on top.
-* `swap_look` (default `true`): after a Swap, the swapper and the other player each look at the
-  card they received.  When `false`, neither may look.
-* `younger` (default `false`): the outer cards (slots 1 and 4) are dealt face up, so everyone
-  knows them; a card that replaces one is put face down.  A Swap may only exchange two face-down
-  cards.
-* `mode` (default `elimination=100`): how the game ends, see above.
-* `memory_aid` (default `false`): the terminal keeps showing every card you have seen.  Without
-  it a card is shown only while you look at it, as at the table; the rules do not change.
-* `turn_cap` (default `200`): safety cap on turns in one round, see above.
-* `round_cap` (default `200`): safety cap on rounds in one game.
-
-## Notation
-How programs and records write the game (players use the keys shown with `?`).  Actions:
-`draw`, `take`, `replace N` (put the card held in slot N), `discard`, `peek N`, `swap N P:M`
-(your slot N with slot M of seat P), `noswap`, `knock`, `end`, with slots N and M from 1 to 4
-and seats P from 1.  Cards: `0`-`9`, `PEEK`, `SWAP`, `DRAW2`.  A deal is
-`{"hands": [[4 cards] per seat], "draw": [top first], "discard": [top first]}`, with
-`"returned": [power cards]` when power cards were turned up and shuffled back into the draw pile
-before the first discard (`first_discard=shuffle_back`).
-"""
-
-
-def _not_the_deck(cards: list[int]) -> str:
-    """How ``cards`` differ from the deck (``"5 3 times (not 4), PEEK 4 times (not 3)"``), or
-    "" if they are its 54 cards."""
-    have = Counter(cards)
-    if have == Counter(DECK):
-        return ""
-    wrong = []
-    for card in range(DRAW2 + 1):
-        n, want = have[card], DECK.count(card)
-        if n != want:
-            wrong.append(f"{CARD_TEXT[card]} {n} times (not {want})")
-    return ", ".join(wrong)
-
-
-_SamplePlan = tuple[
-    bool,
-    list[int],
-    list[tuple[int, list[int], list[int], list[int], list[int]]],
-    list[tuple[int, int]],
-]
-"""See :meth:`RatState._sample_plan`."""
-
-
-def _holds(kinds: tuple[int, ...], powers: list[int], places: list[int], first: int) -> bool:
-    """True if, with ``powers[k]`` at ``places[k]``, each card of ``kinds`` is at a place from
-    ``first`` on (in the draw pile)."""
-    for kind in kinds:
-        for k, card in enumerate(powers):
-            if card == kind and places[k] >= first:
-                break
-        else:
-            return False
-    return True
 
 
 # --- results --------------------------------------------------------------------------------------
@@ -698,26 +417,17 @@ class RoundResult(NamedTuple):
         }
 
 
-EVENTS_SHOWN = 60
-"""How many of the latest events an observation lists."""
-
-_RawEvent = tuple[type[Event], tuple[Any, ...]]
-_RawDeal = tuple[list[int], list[int], list[int], tuple[int, ...]]
+RawEvent = tuple[type[Event], tuple[Any, ...]]
+RawDeal = tuple[list[int], list[int], list[int], tuple[int, ...]]
 
 
 # --- the state ------------------------------------------------------------------------------------
 
 
-_OBSERVATION_PARTS: dict[str, Callable[[RatState, int, bool], JSON]] = {}
-"""The observation's entries that bots read at every move, each built on its own exactly as
-:meth:`RatState.observation` builds it (:meth:`State.observation_part`): the state class's
-:attr:`State._observation_parts`, filled in below the class (its builders read its fields)."""
-
-
 class RatState(State[Act, RatATatCat]):
     """One moment of a game of Rat-a-Tat Cat."""
 
-    _observation_parts = _OBSERVATION_PARTS
+    _observation_parts = views.OBSERVATION_PARTS
 
     __slots__ = (
         "_plan",
@@ -759,6 +469,11 @@ class RatState(State[Act, RatATatCat]):
         "turns",
     )
 
+    rnd: int
+    phase: int
+    turn: int
+    extra: int
+
     # --- building -------------------------------------------------------------------------------
 
     def _init_game(self) -> None:
@@ -766,8 +481,8 @@ class RatState(State[Act, RatATatCat]):
         p = g.players
         # During a play-out that is only scored: a round that ends it deals no next round.
         self._scoring_only = False
-        # The sampling plan of this position for one seat (see _sample_plan), until it changes.
-        self._plan: tuple[int, _SamplePlan] | None = None
+        # The sampling plan of this position for one seat (see views.sample_plan), until it changes.
+        self._plan: tuple[int, views.SamplePlan] | None = None
         self.active: tuple[bool, ...] = (True,) * p
         self.totals: tuple[int, ...] = (0,) * p
         self.elim: tuple[int, ...] = (0,) * p
@@ -777,7 +492,7 @@ class RatState(State[Act, RatATatCat]):
         self.clock = 0.0
         # The public events, newest first, as (event class, its fields) built into events only
         # when an observation asks for them.
-        self.evlog: tuple[_RawEvent, Any] | None = None
+        self.evlog: tuple[RawEvent, Any] | None = None
         self.evn = 0
         self.knocks = 0
         self.knocker_won = 0
@@ -789,7 +504,7 @@ class RatState(State[Act, RatATatCat]):
         self.outcome_: Outcome | None = None
         # The deal: (hands, draw, discard, returned) as dealt, until a record asks for it in the
         # deal format (then that dict); {} in a sample.
-        self.deal0: _RawDeal | dict[str, JSON] = {}
+        self.deal0: RawDeal | dict[str, JSON] = {}
 
     def _next_active(self, seat: int) -> int:
         active = self.active
@@ -879,7 +594,7 @@ class RatState(State[Act, RatATatCat]):
         self.phase = START
         self._event(Dealt, (self.rnd, self.dealer, discard[-1], returned))
 
-    def _deal_json(self, raw: _RawDeal) -> dict[str, JSON]:
+    def _deal_json(self, raw: RawDeal) -> dict[str, JSON]:
         """A deal kept as (hands, draw, discard, returned) in the deal format."""
         hands, draw, discard, returned = raw
         deal: dict[str, JSON] = {
@@ -1420,67 +1135,7 @@ class RatState(State[Act, RatATatCat]):
             },
         )
 
-    # --- views ----------------------------------------------------------------------------------
-
-    def _rows(self, row: int) -> list[list[str | None]]:
-        g = self.game
-        known = self.known
-        base = row * g.p4
-        out: list[list[str | None]] = []
-        for s in range(g.players):
-            out.append(
-                [
-                    CARD_TEXT[c] if (c := known[base + s * SLOTS + i]) >= 0 else None
-                    for i in range(SLOTS)
-                ]
-            )
-        return out
-
-    def _public(self, events: bool = True) -> dict[str, JSON]:
-        g = self.game
-        p = g.players
-        return {
-            "game": g.id,
-            "players": p,
-            "options": dict(g.options),
-            "round": self.rnd,
-            "dealer": self.dealer,
-            "turn": None if self.phase == OVER else self.turn,
-            "phase": PHASE_NAMES[self.phase],
-            "draws_left": self.extra,
-            "knocker": self.knocker if self.knocker >= 0 else None,
-            "closer": self.closer if self.closer >= 0 and self.phase != OVER else None,
-            "turns_this_round": self.rturns,
-            "turns": self.turns,
-            "in_round": [self.hands[s * SLOTS] >= 0 for s in range(p)],
-            "out": [bool(self.elim[s]) for s in range(p)],
-            "face_up": [self.faceup[s * SLOTS : s * SLOTS + SLOTS] for s in range(p)],
-            "draw_pile": len(self.draw),
-            "draw_holds": [CARD_TEXT[c] for c in self.in_draw],
-            "discard": [CARD_TEXT[c] for c in reversed(self.discard)],
-            "discard_top": CARD_TEXT[self.discard[-1]] if self.discard else None,
-            "totals": list(self.totals),
-            "results": [r.to_json() for r in self.results],
-            "events": self._event_list(EVENTS_SHOWN) if events else [],
-            "events_start": self.evn - min(self.evn, EVENTS_SHOWN),
-            "over": self.phase == OVER,
-            "outcome": self.outcome_.to_json() if self.outcome_ is not None else None,
-        }
-
-    def public_events(self, limit: int | None = None) -> list[Event]:
-        """The public events of the game, oldest first (only the latest ``limit`` if given)."""
-        out: list[Event] = []
-        node = self.evlog
-        while node is not None and (limit is None or len(out) < limit):
-            kind, fields = node[0]
-            out.append(kind(*fields))
-            node = node[1]
-        out.reverse()
-        return out
-
-    def _event_list(self, limit: int | None) -> list[dict[str, JSON]]:
-        g = self.game
-        return [event_json(g, e) for e in self.public_events(limit)]
+    # --- what players see (views.py) -------------------------------------------------------------
 
     def observation(self, seat: object, events: bool = True) -> dict[str, JSON]:
         """What ``seat`` knows: the public table (see :meth:`spectator_view`), every card it has
@@ -1494,177 +1149,25 @@ class RatState(State[Act, RatATatCat]):
         counted as a knock), else None.  ``draw_holds`` are power cards everyone knows to be in
         the draw pile (turned up at the deal and shuffled back, not drawn since).
         """
-        seat = self._check_seat(seat)
-        view = self._public(events)
-        view["seat"] = seat
-        view["slots"] = self._rows(seat)
-        view["yours"] = view["slots"][seat]
-        view["held"] = self._held_for(seat)
-        view["held_from"] = None if self.held < 0 else ("discard" if self.held_pub else "draw")
-        return view
-
-    def _held_for(self, seat: int) -> str | None:
-        if self.held < 0:
-            return None
-        return CARD_TEXT[self.held] if self.turn == seat or self.held_pub else "hidden"
+        return views.observation(self, self._check_seat(seat), events)
 
     def spectator_view(self) -> dict[str, JSON]:
-        view = self._public()
-        view["seat"] = None
-        view["slots"] = self._rows(self.game.players)
-        if self.held >= 0:
-            view["held"] = CARD_TEXT[self.held] if self.held_pub else "hidden"
-        else:
-            view["held"] = None
-        view["held_from"] = None if self.held < 0 else ("discard" if self.held_pub else "draw")
-        return view
+        return views.spectator_view(self)
+
+    def public_events(self, limit: int | None = None) -> list[Event]:
+        """The public events of the game, oldest first (only the latest ``limit`` if given)."""
+        return views.public_events(self, limit)
 
     def sample_consistent(self, seat: object, rng: Rng) -> RatState:
-        """A state ``seat`` cannot tell from this one, the cards it has not seen dealt at
-        random among the places they may be.
-
-        Where a card may be is public: each hidden card belongs to a *pool* (the deal, or one
-        reshuffle of the discard pile, whose cards everybody saw), and it stays among the places
-        of its pool (the unseen slots filled from it and, for the latest pool, the draw pile and
-        a drawn card another player holds).  A card kept from the draw pile, or held after
-        drawing it, is a number card (a power card drawn is shown and used).  Within those
-        bounds every arrangement is equally likely.
-        """
-        seat = self._check_seat(seat)
-        p4 = self.game.p4
-        held_hidden, template, pools, updates = self._sample_plan(seat)
-        values = template[:]
-        for pool, powers, nums, free, numbers in pools:
-            power = len(powers)
-            if power:  # power cards go to places that may hold any card, chosen at random
-                places = free[:]
-                size = len(places)
-                while True:
-                    for k in range(power):
-                        j = k + rng.randbelow(size - k)
-                        places[k], places[j] = places[j], places[k]
-                    if pool or _holds(self.in_draw, powers, places, p4 + 1):
-                        break
-                for k in range(power):
-                    values[places[k]] = powers[k]
-                rest = places[power:] + numbers
-            else:
-                rest = free + numbers
-            shuffled = nums[:]
-            rng.shuffle(shuffled)
-            for c, place in zip(shuffled, rest, strict=True):
-                values[place] = c
-        new = self._copy(False)  # its rows and draw pile are dealt anew here
-        new.hands = hands = values[:p4]
-        if held_hidden:
-            new.held = values[p4]
-        new.draw = values[p4 + 1 :]
-        known = new.known
-        for index, slot in updates:
-            known[index] = hands[slot]
-        new.deal0 = {}
-        new._forget_origin(rng)
-        return new
-
-    def _sample_plan(self, seat: int) -> _SamplePlan:
-        """What every :meth:`sample_consistent` for ``seat`` in this position starts from (made
-        once per position and seat: search draws thousands of samples of one position).
-
-        Places are slots ``0..p4-1``, the held card at ``p4`` and the draw pile from ``p4 + 1``
-        on (bottom first).  The plan holds whether the held card is hidden, the values of every
-        place as they are, and per pool with hidden cards: its power cards, its number cards (in
-        card order), the places that may hold any card and those that hold a number card; last,
-        the entries of the rows of knowledge that show a hidden slot, with the slot."""
-        plan = self._plan
-        if plan is not None and plan[0] == seat:
-            return plan[1]
-        p4 = self.game.p4
-        hands = self.hands
-        known = self.known
-        origin = self.origin
-        base = seat * p4
-        now = self.pool
-        cards: list[list[int]] = [[] for _ in range(now + 1)]
-        free: list[list[int]] = [[] for _ in range(now + 1)]
-        numbers: list[list[int]] = [[] for _ in range(now + 1)]
-        hidden = []
-        for i in range(p4):
-            c = hands[i]
-            if c >= 0 and known[base + i] < 0:
-                o = origin[i]
-                cards[o >> 1].append(c)
-                (numbers if o & 1 else free)[o >> 1].append(i)
-                hidden.append(i)
-        held_hidden = self.held >= 0 and not self.held_pub and self.turn != seat
-        if held_hidden:
-            cards[now].append(self.held)
-            numbers[now].append(p4)
-        draw = self.draw
-        cards[now].extend(draw)
-        free[now].extend(range(p4 + 1, p4 + 1 + len(draw)))
-        pools = []
-        for pool in range(now + 1):
-            pool_cards = cards[pool]
-            if not pool_cards:
-                continue
-            pool_cards.sort()
-            split = len(pool_cards)
-            while split and pool_cards[split - 1] >= PEEK:
-                split -= 1
-            pools.append((pool, pool_cards[split:], pool_cards[:split], free[pool], numbers[pool]))
-        updates = [
-            (r * p4 + i, i) for r in range(self.game.rows) for i in hidden if known[r * p4 + i] >= 0
-        ]
-        made: _SamplePlan = (held_hidden, [*hands, self.held, *draw], pools, updates)
-        self._plan = (seat, made)
-        return made
+        """A state ``seat`` cannot tell from this one (see :func:`views.sample_consistent`)."""
+        return views.sample_consistent(self, self._check_seat(seat), rng)
 
     def snapshot(self) -> dict[str, JSON]:
-        """The whole position as JSON (the entries :data:`SNAPSHOT_ENTRIES`), hidden cards
-        included; :meth:`RatATatCat.restore` reads it back.  Piles list their top card last;
-        ``events`` are all the public events of the game."""
-        g = self.game
-        p4 = g.p4
-        return {
-            "round": self.rnd,
-            "dealer": self.dealer,
-            "first": self.first,
-            "turn": self.turn,
-            "phase": PHASE_NAMES[self.phase],
-            "extra": self.extra,
-            "knocker": self.knocker,
-            "closer": self.closer,
-            "hands": [CARD_TEXT[c] if c >= 0 else None for c in self.hands],
-            "origin": list(self.origin),
-            "pool": self.pool,
-            "in_draw": [CARD_TEXT[c] for c in self.in_draw],
-            "draw": [CARD_TEXT[c] for c in self.draw],
-            "discard": [CARD_TEXT[c] for c in self.discard],
-            "held": CARD_TEXT[self.held] if self.held >= 0 else None,
-            "held_pub": self.held_pub,
-            "known": [
-                [CARD_TEXT[c] if c >= 0 else None for c in self.known[r * p4 : (r + 1) * p4]]
-                for r in range(g.rows)
-            ],
-            "faceup": list(self.faceup),
-            "active": list(self.active),
-            "elim": list(self.elim),
-            "totals": list(self.totals),
-            "turns": self.turns,
-            "rturns": self.rturns,
-            "clock": self.clock,
-            "stats": [
-                self.knocks,
-                self.knocker_won,
-                self.cap_fired,
-                self.score_sum,
-                self.score_n,
-                self.round_cap_fired,
-            ],
-            "results": [r.to_json() for r in self.results],
-            "events": self._event_list(None),
-            "outcome": self.outcome_.to_json() if self.outcome_ is not None else None,
-        }
+        """The whole position as JSON, hidden cards included (:mod:`.snapshot`);
+        :meth:`RatATatCat.restore` reads it back."""
+        from .snapshot import snapshot
+
+        return snapshot(self)
 
     def card_in(self, seat: object, slot: int) -> int:
         """The card in ``seat``'s ``slot`` (-1 for a slot a player out of the game left empty).
@@ -1689,616 +1192,3 @@ class RatState(State[Act, RatATatCat]):
         if isinstance(deal, tuple):
             self.deal0 = deal = self._deal_json(deal)
         return {k: [list(x) for x in v] if k == "hands" else list(v) for k, v in deal.items()}
-
-
-_OBSERVATION_PARTS.update(
-    {
-        "seat": lambda s, seat, events: seat,
-        "round": lambda s, seat, events: s.rnd,
-        "phase": lambda s, seat, events: PHASE_NAMES[s.phase],
-        "turn": lambda s, seat, events: None if s.phase == OVER else s.turn,
-        "draws_left": lambda s, seat, events: s.extra,
-        "in_round": lambda s, seat, events: [
-            s.hands[p * SLOTS] >= 0 for p in range(s.game.players)
-        ],
-        "face_up": lambda s, seat, events: [
-            s.faceup[p * SLOTS : p * SLOTS + SLOTS] for p in range(s.game.players)
-        ],
-        "discard": lambda s, seat, events: [CARD_TEXT[c] for c in reversed(s.discard)],
-        "discard_top": lambda s, seat, events: CARD_TEXT[s.discard[-1]] if s.discard else None,
-        "events": lambda s, seat, events: s._event_list(EVENTS_SHOWN) if events else [],
-        "events_start": lambda s, seat, events: s.evn - min(s.evn, EVENTS_SHOWN),
-        "slots": lambda s, seat, events: s._rows(seat),
-        "held": lambda s, seat, events: s._held_for(seat),
-        "totals": lambda s, seat, events: list(s.totals),
-    }
-)
-
-
-# --- restoring a snapshot -------------------------------------------------------------------------
-
-SNAPSHOT_ENTRIES = (
-    "round",
-    "dealer",
-    "first",
-    "turn",
-    "phase",
-    "extra",
-    "knocker",
-    "closer",
-    "hands",
-    "origin",
-    "pool",
-    "in_draw",
-    "draw",
-    "discard",
-    "held",
-    "held_pub",
-    "known",
-    "faceup",
-    "active",
-    "elim",
-    "totals",
-    "turns",
-    "rturns",
-    "clock",
-    "stats",
-    "results",
-    "events",
-    "outcome",
-)
-"""The entries of :meth:`RatState.snapshot`, every one of which :meth:`RatATatCat.restore` needs."""
-
-STATS_ENTRIES = ("knocks", "knocker_won", "cap_fired", "score_sum", "score_n", "round_cap_fired")
-"""What the snapshot's ``stats`` list holds, in order."""
-
-_RESULT_ENTRIES = ("round", "dealer", "hands", "sums", "winners", "knocker", "capped", "totals")
-_CARD_OF = {t: i for i, t in enumerate(CARD_TEXT)}
-_EXTRA_ALLOWED: tuple[tuple[int, ...], ...] = (
-    (0,),
-    (0, 1),
-    (0,),
-    (0, 1),
-    (0, 1),
-    (1, 2),
-    (0,),
-    (0,),
-)
-"""The draws left (``extra``) each phase allows: only a Draw 2 leaves any."""
-
-_EVENT_FIELD = {
-    "seat": "seat",
-    "dealer": "seat",
-    "other": "seat",
-    "slot": "slot",
-    "other_slot": "slot",
-    "round": "round",
-    "first_discard": "card",
-    "card": "card",
-    "discarded": "card",
-    "replacement": "card",
-    "placed": "card?",
-    "returned": "cards",
-    "cards": "cards",
-    "turns": "count",
-    "low": "count",
-    "total": "count",
-}
-"""What each field of an event holds: a seat, a slot (1-4), a round, a count, a card (or None),
-or a list of cards."""
-
-_EVENT_OF: dict[str, tuple[type[Event], tuple[tuple[str, str], ...]]] = {
-    cls.kind: (cls, tuple([(f.name, _EVENT_FIELD[f.name]) for f in dataclasses.fields(cls)]))
-    for cls in EVENT_TYPES
-}
-"""Every event kind: its class and its fields, in order, with what each holds."""
-
-
-def _listing(names: Sequence[str]) -> str:
-    return ", ".join(repr(n) for n in names)
-
-
-class _SnapshotReader:
-    """Reads a snapshot (:meth:`RatState.snapshot`) back into a state: each entry is checked
-    for its shape, then the position against the rules; the first wrong entry raises a
-    :class:`SnapshotError` naming it and what it may be."""
-
-    def __init__(self, game: RatATatCat, snapshot: Mapping[str, Any]) -> None:
-        self.game = game
-        self.snap = snapshot
-
-    # --- values ---------------------------------------------------------------------------------
-
-    def fail(self, where: str, why: str) -> SnapshotError:
-        return SnapshotError(f"snapshot entry {where} {why}")
-
-    def whole(self, value: object, where: str, low: int, high: int | None = None) -> int:
-        return snapshots.whole(value, f"snapshot entry {where}", low, high)
-
-    def flag(self, value: object, where: str) -> bool:
-        return snapshots.flag(value, f"snapshot entry {where}")
-
-    def items(self, value: object, where: str, n: int | None = None) -> list[Any]:
-        return snapshots.items(value, f"snapshot entry {where}", "items", -1 if n is None else n)
-
-    def card(self, value: object, where: str, none: bool = False) -> int:
-        """A card's notation as a card; None (if allowed) as -1."""
-        if value is None and none:
-            return -1
-        also = " or null" if none else ""
-        what = f"a card ({CARDS_ALLOWED}, as text){also}"
-        return snapshots.card(value, f"snapshot entry {where}", _CARD_OF, what)
-
-    def cards(
-        self, value: object, where: str, n: int | None = None, none: bool = False
-    ) -> list[int]:
-        return [
-            self.card(c, f"{where} item {i + 1}", none)
-            for i, c in enumerate(self.items(value, where, n))
-        ]
-
-    def entries(self, value: object, where: str, names: Sequence[str]) -> Mapping[str, Any]:
-        """``value`` as an object with exactly the entries ``names``."""
-        return snapshots.entries(value, names, f"snapshot entry {where}")
-
-    # --- the position ---------------------------------------------------------------------------
-
-    def state(self) -> RatState:
-        g = self.game
-        p = g.players
-        p4 = g.p4
-        snap = self.snap
-        snapshots.entries(snap, SNAPSHOT_ENTRIES, f"a {g.title} snapshot")
-        name = snap["phase"]
-        phase = snapshots.one_of(name, "snapshot entry 'phase'", PHASE_NAMES)
-        over = phase == OVER
-        rnd = self.whole(snap["round"], "'round'", 1, g.round_cap)
-        dealer = self.whole(snap["dealer"], "'dealer'", 0, p - 1)
-        first = self.whole(snap["first"], "'first'", 0, p - 1)
-        turn = self.whole(snap["turn"], "'turn'", 0, p - 1)
-        extra = self.whole(snap["extra"], "'extra'", 0, 2)
-        if extra not in _EXTRA_ALLOWED[phase]:
-            allowed = " or ".join(str(n) for n in _EXTRA_ALLOWED[phase])
-            raise self.fail("'extra'", f"must be {allowed} in phase {name!r}, not {extra}")
-        knocker = self.whole(snap["knocker"], "'knocker'", -1, p - 1)
-        closer = self.whole(snap["closer"], "'closer'", -1, p - 1)
-
-        # Seats in and out of the game.
-        active = tuple(
-            [
-                self.flag(v, f"'active' item {s + 1}")
-                for s, v in enumerate(self.items(snap["active"], "'active'", p))
-            ]
-        )
-        if not any(active):
-            raise self.fail("'active'", "must have at least one seat in the game")
-        elim = tuple(
-            [
-                self.whole(v, f"'elim' item {s + 1}", 0, rnd)
-                for s, v in enumerate(self.items(snap["elim"], "'elim'", p))
-            ]
-        )
-        if any(elim) and g.mode_kind != "elimination":
-            raise self.fail("'elim'", "must be all 0: players go out only with mode=elimination=N")
-        for s in range(p):
-            if not active[s] and not elim[s]:
-                raise self.fail(
-                    f"'active' item {s + 1}",
-                    f"is false, but 'elim' says seat {s + 1} never went out",
-                )
-            if active[s] and elim[s] and not over:
-                raise self.fail(
-                    f"'elim' item {s + 1}",
-                    f"must be 0 while seat {s + 1} is still in the game ('active' is true)",
-                )
-
-        # The cards.
-        pool = self.whole(snap["pool"], "'pool'", 0)
-        hands = self.cards(snap["hands"], "'hands'", p4, True)
-        for s in range(p):
-            cells = hands[s * SLOTS : s * SLOTS + SLOTS]
-            full = cells[0] >= 0
-            if any((c >= 0) != full for c in cells):
-                raise self.fail(
-                    f"'hands' items {s * SLOTS + 1}-{s * SLOTS + SLOTS}",
-                    f"(seat {s + 1}'s row) must be four cards or four nulls",
-                )
-            if active[s] and not full:
-                raise self.fail(
-                    f"'hands' items {s * SLOTS + 1}-{s * SLOTS + SLOTS}",
-                    f"(seat {s + 1}'s row) must hold four cards: the seat is in the game",
-                )
-            if full and not active[s] and not over:
-                raise self.fail(
-                    f"'hands' items {s * SLOTS + 1}-{s * SLOTS + SLOTS}",
-                    f"(seat {s + 1}'s row) must be empty (nulls): the seat is out of the game",
-                )
-        origin = [
-            self.whole(v, f"'origin' item {i + 1}", 0, 2 * pool + 1)
-            for i, v in enumerate(self.items(snap["origin"], "'origin'", p4))
-        ]
-        for i, o in enumerate(origin):
-            if o and not o & 1:
-                raise self.fail(
-                    f"'origin' item {i + 1}",
-                    f"must be 0 (dealt) or 2k+1 (kept from the draw pile after k reshuffles), "
-                    f"not {o}",
-                )
-            if o and hands[i] < 0:
-                raise self.fail(f"'origin' item {i + 1}", "must be 0 for an empty slot")
-            if o & 1 and hands[i] >= PEEK:
-                raise self.fail(
-                    f"'hands' item {i + 1}",
-                    f"is {CARD_TEXT[hands[i]]}, but 'origin' says the card was kept from the draw "
-                    "pile: only number cards are (a power card drawn is used at once)",
-                )
-        in_draw = self.cards(snap["in_draw"], "'in_draw'")
-        if in_draw != sorted(set(in_draw)) or any(c < PEEK for c in in_draw):
-            raise self.fail(
-                "'in_draw'",
-                "must list power cards (PEEK, SWAP, DRAW2) at most once each, in that order",
-            )
-        if in_draw and (pool or not g.shuffle_back):
-            raise self.fail(
-                "'in_draw'",
-                "must be empty after a reshuffle (pool above 0) and without "
-                "first_discard=shuffle_back",
-            )
-        draw = self.cards(snap["draw"], "'draw'")
-        for c in in_draw:
-            if c not in draw:
-                raise self.fail(
-                    "'in_draw'", f"names {CARD_TEXT[c]}, but the draw pile holds no {CARD_TEXT[c]}"
-                )
-        discard = self.cards(snap["discard"], "'discard'")
-        held = self.card(snap["held"], "'held'", True)
-        held_pub = self.flag(snap["held_pub"], "'held_pub'")
-        holding = phase in (HOLD, TAKEN)
-        if holding != (held >= 0):
-            raise self.fail(
-                "'held'", "must be a card in the phases 'holding' and 'taken' and null otherwise"
-            )
-        if held >= PEEK:
-            raise self.fail(
-                "'held'",
-                f"must be a number card, not {CARD_TEXT[held]} (a power card drawn is used at "
-                "once; only a number card may be taken)",
-            )
-        if holding and held_pub != (phase == TAKEN):
-            raise self.fail(
-                "'held_pub'",
-                "must be true for a card taken from the discard pile (phase 'taken') and false "
-                "for one drawn (phase 'holding')",
-            )
-        if not discard and phase != TAKEN:
-            raise self.fail(
-                "'discard'", "may be empty only while its last card is held (phase 'taken')"
-            )
-        for top, ph in ((PEEK, PEEKING), (SWAP, SWAPPING)):
-            if phase == ph and discard[-1] != top:
-                raise self.fail(
-                    "'discard'",
-                    f"must have the {CARD_TEXT[top]} just drawn on top (its last item) in phase "
-                    f"{PHASE_NAMES[ph]!r}",
-                )
-        wrong = _not_the_deck(
-            [c for c in hands if c >= 0] + draw + discard + ([held] if held >= 0 else [])
-        )
-        if wrong:
-            raise SnapshotError(
-                "snapshot entries 'hands', 'draw', 'discard' and 'held' must hold the 54 cards "
-                "once each (0-8 four times, 9 nine times, PEEK, SWAP and DRAW2 three times "
-                f"each): they have {wrong}"
-            )
-
-        # What each seat (and everyone) knows, and the face-up cards.
-        rows = self.items(snap["known"], "'known'", g.rows)
-        known: list[int] = []
-        for r, row in enumerate(rows):
-            where = f"'known' row {r + 1}"
-            values = self.cards(row, where, p4, True)
-            for i, c in enumerate(values):
-                if c >= 0 and c != hands[i]:
-                    there = CARD_TEXT[hands[i]] if hands[i] >= 0 else "no card"
-                    raise self.fail(
-                        f"{where} item {i + 1}",
-                        f"must be null or the card in that slot ({there}), not {CARD_TEXT[c]}",
-                    )
-            known.extend(values)
-        faceup = [
-            self.flag(v, f"'faceup' item {i + 1}")
-            for i, v in enumerate(self.items(snap["faceup"], "'faceup'", p4))
-        ]
-        everyone = (g.rows - 1) * p4
-        for i, up in enumerate(faceup):
-            if over and not up:
-                raise self.fail(
-                    f"'faceup' item {i + 1}",
-                    "must be true: every row is face up once the game is over",
-                )
-            if up and not over and (not g.younger or known[everyone + i] < 0):
-                raise self.fail(
-                    f"'faceup' item {i + 1}",
-                    "must be false: during play only outer cards dealt face up with younger=true "
-                    "are, and everybody knows them (the last row of 'known')",
-                )
-        if over and known != hands * g.rows:
-            raise self.fail("'known'", "must show every card to everybody once the game is over")
-
-        # Whose turn, who knocked.
-        if not over:
-            if not active[dealer]:
-                raise self.fail("'dealer'", f"must be a seat in the game, not seat {dealer + 1}")
-            nxt = (dealer + 1) % p
-            while not active[nxt]:
-                nxt = (nxt + 1) % p
-            if first != nxt:
-                raise self.fail(
-                    "'first'", f"must be {nxt}, the first seat in the game after the dealer"
-                )
-            for entry, seat in (("turn", turn), ("knocker", knocker), ("closer", closer)):
-                if seat >= 0 and not active[seat]:
-                    raise self.fail(repr(entry), f"must be a seat in the game, not {seat}")
-        if knocker >= 0 and closer != knocker:
-            raise self.fail("'closer'", f"must be the seat that knocked ({knocker})")
-        if phase == KNOCKING and closer >= 0:
-            raise self.fail("'phase'", "cannot be 'knock' once someone knocked ('closer')")
-
-        # Counters, results, events.
-        totals = tuple(
-            [
-                self.whole(v, f"'totals' item {s + 1}", 0)
-                for s, v in enumerate(self.items(snap["totals"], "'totals'", p))
-            ]
-        )
-        turns = self.whole(snap["turns"], "'turns'", 0)
-        rturns = self.whole(snap["rturns"], "'rturns'", 0, g.turn_cap + p)
-        if rturns > turns:
-            raise self.fail("'rturns'", f"(turns this round) cannot exceed 'turns' ({turns})")
-        if closer >= 0 and knocker < 0 and rturns < g.turn_cap:
-            raise self.fail(
-                "'closer'",
-                f"must be -1: nobody knocked and the turn cap ({g.turn_cap}) was not reached",
-            )
-        clock_in = snap["clock"]
-        if isinstance(clock_in, int) and not isinstance(clock_in, bool) and 0 <= clock_in <= 10**12:
-            clock = float(clock_in)
-        elif isinstance(clock_in, float) and math.isfinite(clock_in) and clock_in >= 0:
-            clock = clock_in
-        else:
-            raise self.fail(
-                "'clock'", f"must be a number of seconds (at least 0), not {_shown(clock_in)}"
-            )
-        stats = self.items(snap["stats"], "'stats'", len(STATS_ENTRIES))
-        counts = [
-            self.whole(stats[i], f"'stats' item {i + 1} ({STATS_ENTRIES[i]})", 0) for i in range(5)
-        ]
-        round_cap_fired = self.flag(stats[5], "'stats' item 6 (round_cap_fired)")
-        if round_cap_fired and not (over and rnd == g.round_cap):
-            raise self.fail(
-                "'stats' item 6 (round_cap_fired)",
-                f"can be true only once the game is over after round_cap ({g.round_cap}) rounds",
-            )
-        ended = rnd if over else rnd - 1
-        results_in = self.items(snap["results"], "'results'")
-        if len(results_in) != ended:
-            raise self.fail(
-                "'results'",
-                f"must hold the {ended} rounds ended so far (round {rnd}, phase {name!r}), not "
-                f"{len(results_in)}",
-            )
-        results: list[RoundResult] = []
-        before = (0,) * p
-        for k, value in enumerate(results_in):
-            result = self.result(value, f"'results' item {k + 1}", k + 1, before)
-            results.append(result)
-            before = result.totals
-        if totals != before:
-            raise self.fail(
-                "'totals'", f"must be the totals after the last round ended, {list(before)}"
-            )
-        expected = [
-            sum(1 for r in results if r.knocker is not None),
-            sum(1 for r in results if r.knocker is not None and r.knocker in r.winners),
-            sum(1 for r in results if r.capped),
-            sum(sum(r.sums) for r in results),
-            sum(sum(r.active) for r in results),
-        ]
-        if counts != expected:
-            raise self.fail(
-                "'stats'",
-                f"must count what 'results' show: {', '.join(STATS_ENTRIES[:5])} are {expected}, "
-                f"not {counts}",
-            )
-        if over and hands != list(results[-1].hands):
-            raise self.fail(
-                "'hands'", "must be the rows of the last round's result once the game is over"
-            )
-        evlog, evn = self.events(snap["events"], rnd, dealer, pool, len(results))
-
-        state = RatState.__new__(RatState)
-        state._init_core(g, Chance(0))
-        state._init_game()
-        state.active = active
-        state.elim = elim
-        state.totals = totals
-        state.dealer = dealer
-        state.rnd = rnd
-        state.turns = turns
-        state.clock = clock
-        state.evlog = evlog
-        state.evn = evn
-        state.knocks, state.knocker_won, state.cap_fired, state.score_sum, state.score_n = counts
-        state.round_cap_fired = round_cap_fired
-        state.results = tuple(results)
-        state.hands = hands
-        state.draw = draw
-        state.discard = discard
-        state.known = known
-        state.faceup = faceup
-        state.origin = origin
-        state.pool = pool
-        state.in_draw = tuple(in_draw)
-        state.held = held
-        state.held_pub = held_pub
-        state.extra = extra
-        state.knocker = knocker
-        state.closer = closer
-        state.rturns = rturns
-        state.first = first
-        state.turn = turn
-        state.phase = phase
-        outcome = snap["outcome"]
-        if over:
-            made = state._make_outcome(list(results[-1].sums))
-            if outcome != made.to_json():
-                raise self.fail(
-                    "'outcome'",
-                    "must be the outcome that the rows, totals and stats of the position give: "
-                    + json.dumps(made.to_json()),
-                )
-            state.outcome_ = made
-        elif outcome is not None:
-            raise self.fail("'outcome'", "must be null while the game goes on")
-        return state
-
-    def result(
-        self, value: object, where: str, number: int, before: tuple[int, ...]
-    ) -> RoundResult:
-        """Round ``number``'s result, after totals ``before``."""
-        g = self.game
-        p = g.players
-        entry = self.entries(value, where, _RESULT_ENTRIES)
-        self.whole(entry["round"], f"{where} 'round'", number, number)
-        dealer = self.whole(entry["dealer"], f"{where} 'dealer'", 0, p - 1)
-        hands: list[int] = []
-        active: list[bool] = []
-        for s, row in enumerate(self.items(entry["hands"], f"{where} 'hands'", p)):
-            if row is None:
-                hands.extend([-1] * SLOTS)
-                active.append(False)
-                continue
-            cards = self.cards(row, f"{where} 'hands' item {s + 1}", SLOTS)
-            if max(cards) >= PEEK:
-                raise self.fail(
-                    f"{where} 'hands' item {s + 1}",
-                    "must be number cards: power cards are replaced when a round ends",
-                )
-            hands.extend(cards)
-            active.append(True)
-        if not active[dealer]:
-            raise self.fail(f"{where} 'dealer'", "must be a seat dealt in (its row is not null)")
-        sums = [sum(hands[s * SLOTS : s * SLOTS + SLOTS]) if active[s] else 0 for s in range(p)]
-        for s, v in enumerate(self.items(entry["sums"], f"{where} 'sums'", p)):
-            if not active[s]:
-                if v is not None:
-                    raise self.fail(f"{where} 'sums' item {s + 1}", "must be null: no row")
-            elif v.__class__ is not int or v != sums[s]:
-                raise self.fail(
-                    f"{where} 'sums' item {s + 1}", f"must be {sums[s]}, the sum of that row"
-                )
-        low = min([sums[s] for s in range(p) if active[s]])
-        winners = [s for s in range(p) if active[s] and sums[s] == low]
-        given = self.items(entry["winners"], f"{where} 'winners'")
-        if given != winners or any(w.__class__ is not int for w in given):
-            raise self.fail(
-                f"{where} 'winners'", f"must be {winners}, the seats with the lowest sum"
-            )
-        knocker_in = entry["knocker"]
-        knocker = None
-        if knocker_in is not None:
-            knocker = self.whole(knocker_in, f"{where} 'knocker'", 0, p - 1)
-            if not active[knocker]:
-                raise self.fail(f"{where} 'knocker'", "must be a seat dealt in, or null")
-        capped = self.flag(entry["capped"], f"{where} 'capped'")
-        if capped != (knocker is None):
-            raise self.fail(
-                f"{where} 'capped'", "must be true exactly when nobody knocked ('knocker' is null)"
-            )
-        totals = [
-            self.whole(v, f"{where} 'totals' item {s + 1}", 0)
-            for s, v in enumerate(self.items(entry["totals"], f"{where} 'totals'", p))
-        ]
-        after = [t + x for t, x in zip(before, sums, strict=True)]
-        if totals != after:
-            raise self.fail(
-                f"{where} 'totals'", f"must be {after}: the totals before plus the round's sums"
-            )
-        return RoundResult(
-            number,
-            dealer,
-            tuple(hands),
-            tuple(sums),
-            tuple(winners),
-            knocker,
-            capped,
-            tuple(totals),
-            tuple(active),
-        )
-
-    def events(
-        self, value: object, rnd: int, dealer: int, pool: int, ended: int
-    ) -> tuple[tuple[_RawEvent, Any] | None, int]:
-        """The public events (the event log, newest first, and how many) and their checks
-        against the position: one deal per round, one round end per result, and ``pool``
-        reshuffles since the last deal."""
-        p = self.game.players
-        events = self.items(value, "'events'")
-        log: tuple[_RawEvent, Any] | None = None
-        deals: list[int] = []
-        round_ends: list[int] = []
-        dealt_by = -1
-        reshuffles = 0
-        for n, item in enumerate(events):
-            where = f"'events' item {n + 1}"
-            kind = item.get("kind") if isinstance(item, Mapping) else None
-            spec = _EVENT_OF.get(kind) if isinstance(kind, str) else None
-            if spec is None:
-                raise self.fail(
-                    where,
-                    "must be an event: an object whose 'kind' is one of "
-                    + _listing(list(_EVENT_OF)),
-                )
-            cls, fields = spec
-            event = self.entries(item, where, ("kind", *[f for f, _ in fields]))
-            values: list[Any] = []
-            for field_name, what in fields:
-                v = event[field_name]
-                at = f"{where} ({kind}) {field_name!r}"
-                if what == "seat":
-                    values.append(self.whole(v, at, 0, p - 1))
-                elif what == "slot":
-                    values.append(self.whole(v, at, 1, SLOTS))
-                elif what == "round":
-                    values.append(self.whole(v, at, 1, rnd))
-                elif what == "count":
-                    values.append(self.whole(v, at, 0))
-                elif what == "card":
-                    values.append(self.card(v, at))
-                elif what == "card?":
-                    card = self.card(v, at, True)
-                    values.append(card if card >= 0 else None)
-                else:
-                    values.append(tuple(self.cards(v, at)))
-            if n == 0 and cls is not Dealt:
-                raise self.fail(where, "must be the first deal (kind 'deal')")
-            if cls is Dealt:
-                deals.append(values[0])
-                dealt_by = values[1]
-                reshuffles = 0
-            elif cls is RoundOver:
-                round_ends.append(values[0])
-            elif cls is Reshuffled:
-                reshuffles += 1
-            log = ((cls, tuple(values)), log)
-        if deals != list(range(1, rnd + 1)):
-            raise self.fail("'events'", f"must hold the deals of rounds 1 to {rnd}, in order")
-        if round_ends != list(range(1, ended + 1)):
-            raise self.fail("'events'", f"must hold the ends of rounds 1 to {ended}, in order")
-        if dealt_by != dealer:
-            raise self.fail("'dealer'", f"must be the seat of the last deal event, {dealt_by}")
-        if reshuffles != pool:
-            raise self.fail(
-                "'pool'", f"must be {reshuffles}, the number of reshuffles since the last deal"
-            )
-        return log, len(events)

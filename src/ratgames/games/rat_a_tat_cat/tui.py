@@ -19,7 +19,8 @@ from textual.binding import Binding, BindingType
 from ratgames.core.game import Action
 from ratgames.tui.base import ObservingPanel
 
-from .rules import DISCARD, DRAW, END, KNOCK, NOSWAP, PEEKS, REPLACE, SLOTS, SWAPS, TAKE
+from .action import DISCARD, DRAW, END, KNOCK, NOSWAP, PEEKS, REPLACE, SWAPS, TAKE
+from .cards import SLOTS
 
 OWN_MOVES = frozenset(
     {"draw", "power", "take", "replace", "discard", "pass", "peek", "swap", "noswap", "knock"}
