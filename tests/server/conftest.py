@@ -16,7 +16,8 @@ import pytest
 import uvicorn
 
 from ratgames.server.app import WS_MAX_SIZE, create_app
-from ratgames.server.tables import Lobby, Settings
+from ratgames.server.lobby import Lobby
+from ratgames.server.tables import Settings
 
 
 @dataclass

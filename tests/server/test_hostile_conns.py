@@ -28,6 +28,7 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from ratgames.server.app import WS_MAX_SIZE
 from ratgames.server.client import ClientError, TableClient, ahttp_json, http_json
+from ratgames.server.connections import DROPPED_LIMIT
 from ratgames.server.limits import (
     ConnectionGuard,
     Rate,
@@ -35,7 +36,8 @@ from ratgames.server.limits import (
     address_key,
     guarded_protocol,
 )
-from ratgames.server.tables import CODE_LENGTH, DROPPED_LIMIT, PRIVATE_CODE_LENGTH, Settings
+from ratgames.server.lobby import CODE_LENGTH, PRIVATE_CODE_LENGTH
+from ratgames.server.tables import Settings
 from ratgames.server.thinking import SearchQueue
 
 from .conftest import Running, run, start_server

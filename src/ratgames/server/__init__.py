@@ -3,7 +3,9 @@ games, and fair races in real-time games.
 
 * :mod:`.protocol`: every message (pydantic models) and the REST bodies; the JSON Schema.
 * :mod:`.app`: the ASGI application (FastAPI): the lobby's REST API and the WebSocket endpoint.
-* :mod:`.tables`: tables in play, their seats, connections, bots and timeouts.
+* :mod:`.connections`: a client connection, what it may do and its outgoing queue.
+* :mod:`.tables`: tables in play, their seats, bots and timeouts.
+* :mod:`.lobby`: every table of the process: creating, finding, listing, expiring them.
 * :mod:`.fairness`: clock estimates and how real-time races are settled.
 * :mod:`.store`: the database (SQLAlchemy Core; SQLite by default, PostgreSQL as an option) and
   its Alembic migrations (``migrations/``).

@@ -28,7 +28,9 @@ from ratgames.levels import levels_for
 from ratgames.webclient import mount as mount_client
 
 from . import fairness, operations, store
+from .connections import DROPPED_LIMIT, Conn
 from .limits import address_key, bound_logs, log_refused
+from .lobby import Lobby
 from .logs import event
 from .metrics import OFF, Metrics
 from .protocol import (
@@ -60,16 +62,7 @@ from .protocol import (
     header_tokens,
     json_schema,
 )
-from .tables import (
-    DROPPED_LIMIT,
-    Conn,
-    Lobby,
-    RequestError,
-    Settings,
-    Table,
-    hash_token,
-    same_token,
-)
+from .tables import RequestError, Settings, Table, hash_token, same_token
 
 log = logging.getLogger("ratgames.server")
 

@@ -25,7 +25,8 @@ from ratgames.core.errors import RatgamesError
 from ratgames.core.game import Action, State
 
 if TYPE_CHECKING:
-    from .tables import Conn, Table
+    from .connections import Conn
+    from .tables import Table
 
 MIN_REACTION = 0.100
 """No person reacts faster than this (seconds): no action is credited sooner after the state
@@ -453,7 +454,7 @@ class RaceDesk:
         if self.handle is not None:
             self.handle.cancel()
         delay = max(0.0, self._window_end() - time.monotonic())
-        from .tables import spawn
+        from .connections import spawn
 
         self.handle = asyncio.get_running_loop().call_later(delay, lambda: spawn(self.settle()))
 

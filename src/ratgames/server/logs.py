@@ -1,7 +1,7 @@
 """The server's log lines: events with fields, as text or as JSON (``serve --log-format``).
 
 :func:`event` logs one event that matters (a table created, a worker restarted) with a name and
-fields.  As text it is an ordinary line (``table created: code=ABCD game=rats public=true``); with
+fields.  As text it is an ordinary line (``table created: code=ABCD players=2 public=true``); with
 :class:`JsonFormatter` every line (uvicorn's and the libraries' as well) is one JSON object:
 ``{"time": ..., "level": ..., "logger": ..., "event": ..., "message": ..., FIELDS}``.
 """

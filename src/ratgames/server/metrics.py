@@ -18,7 +18,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
-    from .tables import Lobby
+    from .lobby import Lobby
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The media type of the text exposition format."""

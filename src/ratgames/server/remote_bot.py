@@ -22,7 +22,7 @@ from ratgames.core.game import Action, Game, State
 from ratgames.core.rng import Rng
 
 from .client import ClientError, TableClient
-from .tables import spawn
+from .connections import spawn
 
 
 class RemoteView(SeatView):

@@ -1,11 +1,12 @@
-"""Tables in play: seats, the connections at them, bots, timeouts, and the lobby that holds them.
+"""Tables in play: seats, the connections at them, bots and timeouts.
 
 Everything here runs on the server's event loop.  A table changes only inside ``table.lock``,
 and every accepted action is stored (awaiting the database writer) before anyone is told of it:
 the actor gets ``ack``, everyone gets a ``state`` made for them (a seat its observation and legal
 actions, a spectator the spectator view).  Bots play through the same path as people, seeing
 only their seat; search bots think in a process pool, on a state sampled from what their seat
-knows, so neither the event loop nor the true hidden cards are ever theirs.
+knows, so neither the event loop nor the true hidden cards are ever theirs.  The lobby that
+holds the tables is in :mod:`.lobby`, the connections in :mod:`.connections`.
 """
 
 from __future__ import annotations
@@ -14,58 +15,41 @@ import asyncio
 import datetime as _dt
 import hashlib
 import hmac
-import itertools
 import logging
 import os
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Mapping
-from concurrent.futures import Executor
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
-
-import orjson
+from typing import TYPE_CHECKING, Any
 
 from ratgames.core.bots import Bot, SeatView, make_bot, remote_spec_problem
-from ratgames.core.errors import IllegalAction, InvalidNotation, RatgamesError
+from ratgames.core.errors import IllegalAction, InvalidNotation
 from ratgames.core.game import Game, State
-from ratgames.core.registry import get_game
 from ratgames.core.rng import Rng
 from ratgames.levels import LEVEL_NAMES, level_bot
 
 from . import store
-from .fairness import MAX_RTT, Clock, RaceDesk, TokenBucket
-from .limits import AddressLimits, Rate
+from .connections import Conn, encode, spawn
+from .fairness import MAX_RTT, RaceDesk, TokenBucket
+from .limits import Rate
 from .logs import event
-from .metrics import OFF, Metrics
-from .protocol import PROTOCOL_VERSION, CreateTable, TimeoutPolicy, name_key
-from .thinking import SearchQueue, ready, stop_pool, think, warm_up
+from .protocol import PROTOCOL_VERSION, TimeoutPolicy, name_key
+from .thinking import think
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
 
 log = logging.getLogger("ratgames.server")
 
-CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
-CODE_LENGTH = 6
-"""A public table's code: short enough to read aloud (public tables are listed anyway)."""
-PRIVATE_CODE_LENGTH = 12
-"""A private table's code: 31**12 (about 8e17) codes, so that guessing one is hopeless, even
-before the per-address limit on failed lookups."""
-SEND_QUEUE_LIMIT = 2000
-"""A connection that lets this many messages pile up unread is closed (a stuck client)."""
-SPECTATOR_QUEUE_LIMIT = 200
-"""The same for a spectator: a slow spectator is let go long before a player would be."""
 CHAT_RATE = Rate(5, 1.0, 10)
 HELLO_RATE = Rate(10, 1.0, 40)
 ARRIVALS_RATE = Rate(10, 1.0, 20)
 MESSAGE_RATE = Rate(100, 1.0, 200)
 CONNECT_RATE = Rate(20, 1.0, 64)
-DROPPED_LIMIT = 200
-"""A WebSocket that has had this many messages dropped (its address sending too many) is
-closed: a client that does not slow down when told is not one to keep reading from."""
 CREATE_RATE = Rate(10, 60.0, 10)
 LOOKUP_RATE = Rate(10, 60.0, 20)
-KEEP_FINISHED = 2000
-"""Finished tables kept in memory (older ones are read back from the database when asked)."""
 
 
 class RequestError(Exception):
@@ -151,29 +135,6 @@ def within_budget(bot: Bot, settings: Settings) -> None:
         bot.iterations = settings.max_bot_iterations  # type: ignore[attr-defined]
 
 
-_BACKGROUND: set[asyncio.Task[Any]] = set()
-
-
-def spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-    """Run ``coro`` as a task that is kept until it ends (errors are logged)."""
-    task = asyncio.get_running_loop().create_task(coro)
-    _BACKGROUND.add(task)
-
-    def done(t: asyncio.Task[Any]) -> None:
-        _BACKGROUND.discard(t)
-        if not t.cancelled() and t.exception() is not None:
-            log.error("background task failed", exc_info=t.exception())
-
-    task.add_done_callback(done)
-    return task
-
-
-def encode(message: Mapping[str, Any]) -> str:
-    """A message as JSON text (orjson: several times faster than the standard library on the
-    observations every action sends to every seat)."""
-    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
-
-
 def events_overlap(old: list[Any], new: list[Any]) -> int:
     """How many events ``new`` begins with that end ``old``: the games keep their events as a
     list that grows at the end (and may drop its oldest), so the longest end of ``old`` that
@@ -184,103 +145,6 @@ def events_overlap(old: list[Any], new: list[Any]) -> int:
         if old[len(old) - k] == new[0] and old[len(old) - k :] == new[:k]:
             return k
     return 0
-
-
-# --- connections ---------------------------------------------------------------------------------
-
-
-class Conn:
-    """One client connection: what it is allowed to do, and its outgoing queue.
-
-    The transport (the WebSocket handler) drains :attr:`queue` and calls :meth:`sent` as it
-    writes each message."""
-
-    def __init__(self, peer: str = "", address: str = "") -> None:
-        self.peer = peer
-        self.address = address
-        """The client's address (the TCP peer's, without the port): what per-address limits
-        count."""
-        self.greeted = False
-        """A ``hello`` was accepted on this connection."""
-        self.told_limited_at = -1e9
-        self.dropped = 0
-        """Messages of this connection dropped for its address's message rate."""
-        """When this connection was last told its address's messages are being dropped."""
-        self.queue: asyncio.Queue[tuple[str, int | None] | None] = asyncio.Queue()
-        self.table: Table | None = None
-        self.seat: int | None = None
-        self.host = False
-        self.token_hash: str | None = None
-        self.seen_events: list[Any] = []
-        self.delta_events = False
-        """Send the events lists of observations as changes (the client asked for it)."""
-        self.clock = Clock()
-        self.bucket = TokenBucket(rate=20.0, burst=40.0)
-        self.sent_at: dict[int, float] = {}
-        """When the ``state`` of each recent seq went out on this connection (monotonic s)."""
-        self.closed = False
-        self.ping_id = 0
-        self.pings: dict[int, float] = {}
-        self.metrics: Metrics = OFF
-        """Where the errors sent are counted (the server's metrics)."""
-
-    def send(self, message: Mapping[str, Any], seq: int | None = None) -> None:
-        """Queue a message (a dict following the protocol's models)."""
-        if not self.closed:
-            self.send_text(encode(message), seq)
-
-    def send_text(self, text: str, seq: int | None = None) -> None:
-        """Queue a message already encoded (one encoding shared by every connection)."""
-        if self.closed:
-            return
-        limit = SEND_QUEUE_LIMIT if self.seat is not None else SPECTATOR_QUEUE_LIMIT
-        if self.queue.qsize() >= limit:
-            log.warning("closing %s: %d messages unread", self.peer, self.queue.qsize())
-            self.close()
-            return
-        self.queue.put_nowait((text, seq))
-
-    def error(self, code: str, message: str, ref: int | None = None) -> None:
-        self.metrics.rejected(code)
-        self.send(
-            {"type": "error", "v": PROTOCOL_VERSION, "code": code, "message": message, "ref": ref}
-        )
-
-    def sent(self, seq: int | None) -> None:
-        """The transport wrote the message of ``seq`` now."""
-        if seq is not None:
-            self.sent_at[seq] = time.monotonic()
-            if len(self.sent_at) > 256:
-                for old in sorted(self.sent_at)[:128]:
-                    del self.sent_at[old]
-
-    def close(self) -> None:
-        """Stop sending; the transport closes the socket."""
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(None)
-
-    def next_ping(self) -> dict[str, Any]:
-        """A ping to send now (its time is kept to measure the round trip)."""
-        self.ping_id += 1
-        t = time.monotonic()
-        self.pings[self.ping_id] = t
-        if len(self.pings) > 16:
-            del self.pings[min(self.pings)]
-        rtt = self.clock.rtt
-        return {
-            "type": "ping",
-            "v": PROTOCOL_VERSION,
-            "id": self.ping_id,
-            "server_time": round(t * 1000.0, 3),
-            "rtt_ms": None if rtt is None else round(rtt * 1000.0, 2),
-        }
-
-    def pong(self, ping_id: int, client_time: float) -> None:
-        """A pong came back: one more clock sample."""
-        sent = self.pings.pop(ping_id, None)
-        if sent is not None:
-            self.clock.sample(sent, time.monotonic(), client_time / 1000.0)
 
 
 # --- seats and tables ----------------------------------------------------------------------------
@@ -1036,478 +900,6 @@ def _sequence(ops: list[Callable[[Any], Any]]) -> Callable[[Any], list[Any]]:
         return [op(conn) for op in ops]
 
     return run
-
-
-# --- the lobby -----------------------------------------------------------------------------------
-
-
-class Lobby:
-    """Every table of this server process, the database writer and the bots' process pool."""
-
-    def __init__(self, engine: Any, settings: Settings | None = None) -> None:
-        self.engine = engine
-        self.settings = settings or Settings()
-        self.writer = store.Writer(engine)
-        self.tables: dict[str, Table] = {}
-        self.conns: set[Conn] = set()
-        self._pool: Executor | None = None
-        self.limits = AddressLimits(self.settings.rates(), self.settings.max_conns_per_address)
-        self.searches = SearchQueue(self.pool, max(1, self.settings.pool_workers))
-        """The search bots' moves waiting for a worker, served one table at a time in turn."""
-        self._numbers = itertools.count(1)
-        self._listings: dict[tuple[int | None, str | None], tuple[float, bytes]] = {}
-        """Pages of the lobby listing made lately: (until when it is kept, its JSON)."""
-        self._sweeper: asyncio.Task[None] | None = None
-        self.closing = False
-        """The server is stopping: no search worker is started any more."""
-        self.expired = 0
-        self.metrics: Metrics = OFF
-        """The server's metrics (:meth:`Metrics.attach` sets them)."""
-
-    def pool(self) -> Executor:
-        """The process pool of the search bots (started when first needed, and again if a
-        worker died: a pool whose worker was killed takes no more work)."""
-        if self.closing:
-            raise RuntimeError("the server is stopping: no more searches")
-        if self._pool is not None and getattr(self._pool, "_broken", False):
-            event(
-                log,
-                "worker_restarted",
-                "a search worker died; the search bots' processes are started again",
-                logging.ERROR,
-                workers=max(1, self.settings.pool_workers),
-            )
-            self.metrics.worker_restarted()
-            stop_pool(self._pool)
-            self._pool = None
-        if self._pool is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            self._pool = ProcessPoolExecutor(
-                max_workers=max(1, self.settings.pool_workers),
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=warm_up,
-                initargs=(os.getpid(),),
-            )
-        return self._pool
-
-    async def warm(self, timeout: float = 120.0) -> int:
-        """Start the worker processes now and wait until each is up (at most ``timeout``
-        seconds), so that the first search move is not delayed and a server that says it is
-        ready has its workers ready too (a ctrl+c while a worker is still starting kills
-        it).  How many are up."""
-        pool = self.pool()
-        wanted = max(1, self.settings.pool_workers)
-        up: set[int] = set()
-        deadline = time.monotonic() + timeout
-        while len(up) < wanted and time.monotonic() < deadline:
-            answers = [asyncio.wrap_future(pool.submit(ready, 0.05)) for _ in range(wanted)]
-            up.update(await asyncio.gather(*answers))
-        return len(up)
-
-    def close(self) -> None:
-        self.closing = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        for table in self.tables.values():
-            table.end_play()
-        self.writer.close()
-        if self._pool is not None:
-            stop_pool(self._pool)
-            self._pool = None
-
-    def add(self, table: Table) -> Table:
-        """Hold ``table`` (numbered in the order tables come)."""
-        if not table.number:
-            table.number = next(self._numbers)
-        self.tables[table.code] = table
-        if table.public:
-            self.listing_changed()
-        return table
-
-    # --- expiry ---------------------------------------------------------------------------------
-
-    def start_sweeping(self, every: float = 30.0) -> None:
-        """Expire idle lobby tables every ``every`` seconds from now on."""
-
-        async def sweep_on() -> None:
-            while True:
-                await asyncio.sleep(every)
-                try:
-                    await self.expire_idle()
-                except Exception:
-                    log.exception("expiring idle tables failed")
-
-        if self._sweeper is None and self.settings.lobby_idle > 0:
-            every = min(every, self.settings.lobby_idle / 2)
-            self._sweeper = asyncio.get_running_loop().create_task(sweep_on())
-
-    async def expire_idle(self) -> int:
-        """Tables in the lobby that nobody has been at for :attr:`Settings.lobby_idle` seconds
-        expire: they leave the lobby and their code finds nothing from then on.  How many."""
-        limit = self.settings.lobby_idle
-        if limit <= 0:
-            return 0
-        now = time.monotonic()
-        idle = [
-            t
-            for t in self.tables.values()
-            if t.status == "lobby" and not t.conns and now - t.active_at >= limit
-        ]
-        if not idle:
-            return 0
-        await self.writer.run(
-            _sequence([store.op_update_table(t.code, status="expired") for t in idle])
-        )
-        for table in idle:
-            if self.tables.get(table.code) is table and not table.conns:
-                del self.tables[table.code]
-        self.expired += len(idle)
-        self.listing_changed()
-        return len(idle)
-
-    # --- tables ---------------------------------------------------------------------------------
-
-    def _new_code(self, public: bool) -> str:
-        length = CODE_LENGTH if public else PRIVATE_CODE_LENGTH
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
-            if code not in self.tables and store.load_table(self.engine, code) is None:
-                return code
-
-    async def create(
-        self, req: CreateTable, address: str = ""
-    ) -> tuple[Table, str, int | None, str | None]:
-        """A new table: (table, host token, creator's seat, creator's seat token).  ``address``
-        (the client's) is held to :attr:`Settings.create_rate`."""
-        if not self.limits.allow("create", address):
-            raise RequestError(
-                429, "rate_limited", self.limits.refusal("create", address, "tables")
-            )
-        settings = self.settings
-        try:
-            kinds = list(req.seats) if req.seats is not None else None
-            if kinds is not None:
-                playing = [s for s in kinds if s.kind != "closed"]
-                if req.players is not None and req.players != len(playing):
-                    raise RequestError(
-                        400,
-                        "invalid_message",
-                        f"players is {req.players} but {len(playing)} seats are not closed",
-                    )
-                game = get_game(req.game, players=len(playing), options=req.options)
-            else:
-                game = get_game(req.game, players=req.players, options=req.options)
-                playing = None
-            seats: list[Seat] = []
-            for spec in playing if playing is not None else [None] * game.players:
-                if spec is not None and spec.kind == "bot":
-                    seats.append(
-                        Seat(
-                            "bot",
-                            name=spec.bot or "normal",
-                            bot=resolve_bot(game, spec.bot, settings),
-                        )
-                    )
-                else:
-                    seats.append(Seat("open"))
-            if req.timeout.policy == "bot":
-                resolve_bot(game, req.timeout.bot, settings)
-        except RatgamesError as exc:
-            raise RequestError(400, "invalid_message", str(exc)) from None
-        host_token = new_token()
-        code = self._new_code(req.public)
-        table = Table(
-            lobby=self,
-            code=code,
-            game=game,
-            public=req.public,
-            timeout=req.timeout,
-            host_token_hash=hash_token(host_token),
-            seats=seats,
-            created=now_iso(),
-        )
-        seat: int | None = None
-        token: str | None = None
-        if req.sit and any(s.kind == "open" for s in seats):
-            seat = table.open_seat(None)
-            token = table.take_seat(seat, req.name)
-        await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
-        self.add(table)
-        self.metrics.table_created()
-        event(
-            log,
-            "table_created",
-            "table created",
-            table=code,
-            game=game.id,
-            players=game.players,
-            public=req.public,
-        )
-        return table, host_token, seat, token
-
-    async def join(
-        self, code: str, name: str, seat: int | None, address: str = ""
-    ) -> tuple[Table, int, str]:
-        table = await self.get(code, address)
-        async with table.lock:
-            index = table.open_seat(seat)
-            table.check_name_free(name)
-            token = table.take_seat(index, name)
-            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
-        table.broadcast_table()
-        return table, index, token
-
-    async def get(self, code: str, address: str | None = None) -> Table:
-        """A table by code (read back from the database if it is not in memory).  A client's
-        lookups (``address`` given) are refused once its failed ones exceed
-        :attr:`Settings.lookup_rate`."""
-        code = code.strip().upper()
-        if address is not None and self.limits.blocked("lookup", address) > 0:
-            raise RequestError(
-                429, "rate_limited", self.limits.refusal("lookup", address, "unknown table codes")
-            )
-        table = self.tables.get(code)
-        if table is not None:
-            return table
-        stored = (
-            await asyncio.to_thread(store.load_table, self.engine, code)
-            if len(code) in (CODE_LENGTH, PRIVATE_CODE_LENGTH)
-            and all(ch in CODE_ALPHABET for ch in code)
-            else None
-        )
-        if stored is None or stored.row.status == "expired":
-            if address is not None:
-                self.limits.failed("lookup", address)
-            if stored is not None:
-                raise RequestError(
-                    404, "no_such_table", f"table {code!r} expired unused in the lobby"
-                )
-            raise RequestError(404, "no_such_table", f"no table has the code {code!r}")
-        table = self.tables.get(code) or self._revive(stored)
-        return self.add(table)
-
-    def listing_changed(self) -> None:
-        """A public table came, started, ended or changed seats: the listing is made anew."""
-        self._listings.clear()
-
-    def listing(self, limit: int | None = None, after: str | None = None) -> bytes:
-        """A page of :meth:`public_tables` as JSON, made at most once per
-        :attr:`Settings.list_cache` seconds: clients polling the lobby cost the tables in play
-        next to nothing."""
-        key = (limit, after.strip().upper() if after is not None else None)
-        now = time.monotonic()
-        made = self._listings.get(key)
-        if made is not None and made[0] > now:
-            return made[1]
-        page = orjson.dumps([t.info() for t in self.public_tables(limit, after)])
-        if len(self._listings) >= 64:
-            self._listings = {k: v for k, v in self._listings.items() if v[0] > now}
-        if len(self._listings) < 64 and self.settings.list_cache > 0:
-            self._listings[key] = (now + self.settings.list_cache, page)
-        return page
-
-    def public_tables(self, limit: int | None = None, after: str | None = None) -> list[Table]:
-        """The public tables in the lobby or in play, newest first: at most ``limit`` (default
-        :attr:`Settings.list_limit`), from the one after the table ``after`` (the last code of
-        the previous page) on."""
-        limit = self.settings.list_limit if limit is None else limit
-        if not 1 <= limit <= 500:
-            raise RequestError(400, "invalid_message", f"limit must be from 1 to 500, not {limit}")
-        start: float = float("inf")
-        if after is not None:
-            mark = self.tables.get(after.strip().upper())
-            if mark is None:
-                raise RequestError(
-                    400,
-                    "invalid_message",
-                    f"after={after[:20]!r} is not a table this server knows; give the last code "
-                    "of the page before, or leave after out for the first page",
-                )
-            start = mark.number
-        out: list[Table] = []
-        for t in reversed(self.tables.values()):  # held in the order of their numbers
-            if t.number < start and t.public and t.status in ("lobby", "playing"):
-                out.append(t)
-                if len(out) == limit:
-                    break
-        return out
-
-    def _revive(self, stored: store.StoredTable) -> Table:
-        """A table from its stored form, its game replayed to the last stored action."""
-        row = stored.row
-        game = get_game(row.game, players=row.players, options=row.options)
-        table = Table(
-            lobby=self,
-            code=row.code,
-            game=game,
-            public=row.public,
-            timeout=TimeoutPolicy.model_validate(row.timeout),
-            host_token_hash=row.host_token_hash,
-            seats=[Seat(s.kind, s.name, s.bot, s.token_hash) for s in stored.seats],
-            created=row.created,
-            status=row.status,
-            seed=row.seed,
-            game_no=row.game_no,
-            rematch_of=row.rematch_of,
-            next_table=row.next_table,
-            record_id=row.record_id,
-        )
-        if row.status in ("playing", "finished") and row.seed is not None:
-            state = game.new_state(seed=row.seed)
-            last = 0.0
-            for seat, action, t in stored.actions:
-                state.apply(seat, action, time=t)
-                last = t if t is not None else last
-            table.seq = len(stored.actions)
-            if row.status == "playing":
-                table._begin(state, last)
-            else:
-                table.state = state
-                table.last_t = last
-                table.finished_at = time.monotonic()
-        return table
-
-    async def load(self) -> int:
-        """Bring back every table that was in the lobby or in play (after a restart)."""
-        stored = await asyncio.to_thread(store.load_tables, self.engine, ("lobby", "playing"))
-        for item in stored:
-            try:
-                table = self._revive(item)
-            except RatgamesError:
-                log.exception("table %s cannot be brought back; it is left out", item.row.code)
-                continue
-            self.add(table)
-        for table in self.tables.values():
-            table.after_change()
-        return len(stored)
-
-    def forget_old(self) -> None:
-        """Drop finished tables nobody watches beyond :data:`KEEP_FINISHED` (oldest first)."""
-        finished = [t for t in self.tables.values() if t.status == "finished" and not t.conns]
-        if len(finished) > KEEP_FINISHED:
-            finished.sort(key=lambda t: t.finished_at)
-            for table in finished[: len(finished) - KEEP_FINISHED]:
-                del self.tables[table.code]
-
-    # --- host actions ---------------------------------------------------------------------------
-
-    async def fill_bots(self, table: Table, spec: str | None) -> None:
-        async with table.lock:
-            if table.status != "lobby":
-                raise RequestError(409, "wrong_status", "the game has already started")
-            try:
-                resolved = resolve_bot(table.game, spec, self.settings)
-            except RatgamesError as exc:
-                raise RequestError(400, "invalid_message", str(exc)) from None
-            for s in table.seats:
-                if s.kind == "open":
-                    s.kind, s.name, s.bot = "bot", (spec or "normal"), resolved
-            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
-        table.broadcast_table()
-
-    async def change_seat(self, table: Table, seat: int, kind: str, spec: str | None) -> None:
-        async with table.lock:
-            if table.status != "lobby":
-                raise RequestError(409, "wrong_status", "the game has already started")
-            if not 0 <= seat < len(table.seats):
-                raise RequestError(
-                    400,
-                    "invalid_message",
-                    f"there is no seat {seat}; seats are 0 to {len(table.seats) - 1}",
-                )
-            old = table.seats[seat]
-            if kind == "closed":
-                try:
-                    game = get_game(
-                        table.game.id, players=len(table.seats) - 1, options=table.game.options
-                    )
-                except RatgamesError as exc:
-                    raise RequestError(409, "wrong_status", str(exc)) from None
-                table.game = game
-                del table.seats[seat]
-                for conn in table.conns:
-                    if conn.seat is not None and conn.seat > seat:
-                        conn.seat -= 1
-            elif kind == "bot":
-                try:
-                    resolved = resolve_bot(table.game, spec, self.settings)
-                except RatgamesError as exc:
-                    raise RequestError(400, "invalid_message", str(exc)) from None
-                table.seats[seat] = Seat("bot", name=spec or "normal", bot=resolved)
-            else:
-                table.seats[seat] = Seat("open")
-            if old.conn is not None:
-                old.conn.error("bad_token", "the host gave your seat away")
-                old.conn.seat = None
-                old.conn.token_hash = None
-            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
-        table.broadcast_table()
-
-    async def reissue(self, table: Table, seat: int) -> dict[str, Any]:
-        """A new seat token for the person in ``seat`` (the old one stops working at once): the
-        ``seat_link`` message for the host."""
-        async with table.lock:
-            if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "person":
-                raise RequestError(
-                    400,
-                    "invalid_message",
-                    f"seat {seat} has no person in it: only a person's seat has a link to re-issue",
-                )
-            s = table.seats[seat]
-            token = new_token()
-            s.token_hash = hash_token(token)
-            old = s.conn
-            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
-        if old is not None:
-            old.error("bad_token", "the host re-issued your seat link: the old one no longer works")
-            s.conn = None
-            old.seat = None
-            old.token_hash = None
-            old.close()
-            table.conns.discard(old)
-            table.seat_left(seat)
-        table.broadcast_table()
-        return {"type": "seat_link", "v": PROTOCOL_VERSION, "seat": seat, "token": token}
-
-    async def rematch(self, table: Table) -> Table:
-        async with table.lock:
-            if table.status != "finished":
-                raise RequestError(409, "wrong_status", "a rematch is offered after the end")
-            if table.next_table is not None:
-                return await self.get(table.next_table)
-            code = self._new_code(table.public)
-            new = Table(
-                lobby=self,
-                code=code,
-                game=table.game,
-                public=table.public,
-                timeout=table.timeout,
-                host_token_hash=table.host_token_hash,
-                seats=[Seat(s.kind, s.name, s.bot, s.token_hash) for s in table.seats],
-                created=now_iso(),
-                game_no=table.game_no + 1,
-                rematch_of=table.code,
-            )
-            table.next_table = code
-            await self.writer.run(
-                _sequence(
-                    [
-                        store.op_save_table(new.row(), new.seat_rows()),
-                        store.op_update_table(table.code, next_table=code),
-                    ]
-                )
-            )
-            self.add(new)
-        self.metrics.table_created()
-        event(log, "table_created", "rematch table created", table=code, rematch_of=table.code)
-        message = {"type": "rematch", "v": PROTOCOL_VERSION, "table": code}
-        for conn in list(table.conns):
-            if table.public or conn.seat is not None or conn.host:
-                conn.send(message)
-        table.broadcast_table()
-        return new
 
 
 def default_workers() -> int:
