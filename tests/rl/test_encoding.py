@@ -104,7 +104,8 @@ def test_changed_observation_fails_loudly(
 
 
 def test_rats_every_play_has_exact_ids() -> None:
-    from ratgames.games.rats.combos import DISCARD, SINGLE, enum_runs, enum_sets, make_action
+    from ratgames.games.rats.action import DISCARD, SINGLE, make_action
+    from ratgames.games.rats.combos import enum_runs, enum_sets
 
     for jokers, size in ((0, 511), (1, 709), (2, 1114)):
         game = ratgames.get_game("rats", players=2, options={"jokers": jokers})

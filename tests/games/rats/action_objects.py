@@ -1,6 +1,6 @@
 """Rats action objects of every shape, for the action fuzz (hypothesis).
 
-:func:`action_objects` builds :class:`~ratgames.games.rats.combos.RatsAction` objects directly
+:func:`action_objects` builds :class:`~ratgames.games.rats.action.RatsAction` objects directly
 (never through the notation) with field values of any type: kinds out of range, bools where an
 int belongs (``True == 1`` is the kind of a set), floats (nan too), strings, None; cards as
 lists, floats, bools, strings, out-of-range ints, a card twice, cards out of canonical order, too
@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from ratgames.core.game import Game
-from ratgames.games.rats.combos import DISCARD, RUN, SET, SINGLE, RatsAction, canonical
+from ratgames.games.rats.action import DISCARD, RUN, SET, SINGLE, RatsAction, canonical
 
 
 def _odd_values() -> st.SearchStrategy[Any]:

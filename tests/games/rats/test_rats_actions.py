@@ -15,7 +15,7 @@ import ratgames
 from ratgames.cards import parse_card, standard_deck
 from ratgames.core.errors import IllegalAction, InvalidNotation
 from ratgames.core.rng import Rng
-from ratgames.games.rats.combos import DISCARD, SET, SINGLE, RatsAction
+from ratgames.games.rats.action import DISCARD, SET, SINGLE, RatsAction
 from ratgames.games.rats.rules import RatsState
 
 from .action_objects import action_objects

@@ -10,7 +10,8 @@ from ratgames.cards import parse_card, standard_deck
 from ratgames.core.events import event_json, event_text
 from ratgames.core.rng import Rng
 from ratgames.games.rats.events import Played, RoundEnded, TrickWon
-from ratgames.games.rats.rules import EVENTS_KEPT, RatsState
+from ratgames.games.rats.rules import RatsState
+from ratgames.games.rats.views import EVENTS_KEPT, latest_events
 
 
 def table(hands: list[str], dealer: int = 0) -> RatsState:
@@ -142,7 +143,7 @@ def test_observations_carry_the_latest_events_in_one_schema() -> None:
             obs = s.observation(seat)
             events = obs["events"]
             assert len(events) == min(EVENTS_KEPT, obs["n_events"])
-            assert events == [event_json(game, e) for e in s._latest_events()]
+            assert events == [event_json(game, e) for e in latest_events(s)]
             for event in events:
                 assert event["kind"] in ("play", "trick", "round_end")
                 assert not {"event", "type", "text", "n"} & set(event)
@@ -152,7 +153,7 @@ def test_observations_carry_the_latest_events_in_one_schema() -> None:
             if events:
                 events[-1].clear()
                 assert s.observation(seat)["events"] == [
-                    event_json(game, e) for e in s._latest_events()
+                    event_json(game, e) for e in latest_events(s)
                 ]
             quick = s.observation(seat, events=False)
             assert quick["events"] == [] and quick["round_tricks"] == []

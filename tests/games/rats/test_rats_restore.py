@@ -23,7 +23,8 @@ from ratgames.cards import parse_card, standard_deck
 from ratgames.core.bots import SeatView, make_bot
 from ratgames.core.errors import SnapshotError
 from ratgames.core.rng import Rng
-from ratgames.games.rats.rules import SNAPSHOT_KEYS, Rats, RatsState
+from ratgames.games.rats.rules import Rats, RatsState
+from ratgames.games.rats.snapshot import SNAPSHOT_KEYS
 
 CARD_TEXTS = [ratgames.get_game("rats").card_text(c) for c in range(52)] + ["BJ", "RJ"]
 

@@ -11,7 +11,7 @@ import ratgames
 from ratgames.cards import parse_card, standard_deck
 from ratgames.core.errors import DealError, IllegalAction
 from ratgames.core.rng import Rng
-from ratgames.games.rats.combos import DISCARD, RUN, SET, SINGLE, RatsAction, canonical
+from ratgames.games.rats.action import DISCARD, RUN, SET, SINGLE, RatsAction, canonical
 from ratgames.games.rats.rules import Rats, RatsState
 
 

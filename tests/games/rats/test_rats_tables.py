@@ -9,21 +9,17 @@ import pytest
 
 import ratgames
 from ratgames.core.rng import Rng
+from ratgames.games.rats.action import DISCARD1, SET, SINGLE, SINGLES, TABLES, RatsAction
 from ratgames.games.rats.combos import (
-    DISCARD1,
-    SET,
-    SINGLE,
-    SINGLES,
-    TABLES,
-    RatsAction,
     leads_of_mask,
     run_leads,
     runs_of_suit,
     set_leads,
     sets_of_rank,
+    split_hand,
     top_run,
 )
-from ratgames.games.rats.rules import RatsState, split_hand
+from ratgames.games.rats.rules import RatsState
 
 
 def _mask(cards: tuple[int, ...]) -> int:

@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Bots for Rats.
 
 ``heuristic`` looks only at its observation and legal plays.  It works out which cards the other
@@ -19,8 +20,8 @@ from ratgames.core.bots import Bot, SeatView, bot_params_from, register_bot
 from ratgames.core.game import Action, Game
 from ratgames.core.options import Option
 
-from .combos import CARD_INDEX, DISCARD, SET, SINGLE, RatsAction, run_value, set_rank, top_run
-from .rules import split_hand
+from .action import CARD_INDEX, DISCARD, SET, SINGLE, RatsAction, run_value, set_rank
+from .combos import split_hand, top_run
 
 
 def card_values(hand: list[int]) -> dict[int, float]:

@@ -1,323 +1,81 @@
-"""Cards, combinations and actions of Rats (the trick-taking game).
+# ratgames: compiled
+"""The combinations of Rats a hand allows: every set and run of a hand, and the tables, keyed by
+parts of a hand's bit mask (bit ``c`` for card ``c``), that move generation reads its plays from.
 
 Cards are the standard deck ints of :mod:`ratgames.cards` (``rank * 4 + suit``, 2 lowest and ace
-highest; clubs < diamonds < hearts < spades) with the jokers 52 and 53.
-
-A play is a :class:`RatsAction`: its ``kind`` (single, set, run or discard) and its cards in
-canonical order.  The notation is the cards (``7H 7S``, ``5C 6C 7C``); a discard starts with
-``discard`` (``discard 2C 9D``); three cards made of one natural card and both jokers can be read
-as three of a kind or as a run, so that play names its reading (``5H BJ RJ set``).
-
->>> str(parse_action("7s 7h")), str(parse_action("discard 9d 2c")), str(parse_action("7c 5c 6c"))
-('7H 7S', 'discard 2C 9D', '5C 6C 7C')
+highest; clubs < diamonds < hearts < spades) with the jokers 52 and 53; the plays are
+:class:`~ratgames.games.rats.action.RatsAction`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
-from typing import Any, Final, NamedTuple, TypeVar, cast
+from typing import Final
 
-from ratgames.cards import card_text, parse_card
-from ratgames.core.errors import IllegalAction, InvalidNotation
+from .action import (
+    DISCARD1,
+    JOKERS,
+    RUN,
+    SET,
+    SINGLES,
+    RatsAction,
+    Table,
+    cached_table,
+    make_action,
+    seq_rank,
+)
 
-# The kinds of play (constants the compiled build inlines).
-SINGLE: Final = 0
-SET: Final = 1
-RUN: Final = 2
-DISCARD: Final = 3
-KIND_WORDS = ("single", "set", "run", "discard")
-JOKERS = (52, 53)
+# --- hands as bit masks -----------------------------------------------------------------------
 
-
-_TEXT = tuple(card_text(c) for c in range(54))
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def seq_rank(card: int) -> int:
-    """A natural card's place in a run: ace 0 (low only), two 1, ..., king 12."""
-    r = card >> 2
-    return 0 if r == 12 else r + 1
+BITS: Final = tuple(1 << c for c in range(54))
+"""``BITS[card]``: the card's bit.  The sum of the bits of distinct cards is their mask, and
+``sum(map(BITS.__getitem__, cards))`` adds them up in C (on the hot path only, where the cards
+are known to be distinct; :func:`mask_of` takes any cards)."""
 
 
-def _canon_key(card: int) -> int:
-    return 100 + card if card >= 52 else card
-
-
-def _run_key(card: int) -> int:
-    return 100 + card if card >= 52 else seq_rank(card) * 4 + (card & 3)
-
-
-class RatsAction(NamedTuple):
-    """A play: ``kind`` (SINGLE, SET, RUN or DISCARD) and the cards in canonical order."""
-
-    kind: int
-    cards: tuple[int, ...]
-
-    def __str__(self) -> str:
-        t = _TEXT
-        text = " ".join([t[c] for c in self.cards])
-        if self.kind == DISCARD:
-            return "discard " + text
-        if self.kind != SINGLE and _ambiguous(self.cards):
-            return f"{text} {KIND_WORDS[self.kind]}"
-        return text
-
-
-class Table(dict[K, V]):
-    """A bounded cache: a dict that computes a missing entry with ``make(key)`` and keeps it.
-
-    When it would pass ``limit`` entries it starts afresh, keeping the full generation aside:
-    an entry asked for again is taken back from there instead of being made anew, so what play
-    keeps asking for survives while the rest is dropped at the next turn.  It never holds more
-    than twice ``limit`` entries, and a lookup that hits stays one dict access."""
-
-    __slots__ = ("limit", "make", "older")
-
-    def __init__(self, make: Callable[[K], V], limit: int) -> None:
-        super().__init__()
-        self.make = make
-        self.limit = limit
-        self.older: dict[K, V] = {}
-
-    def __missing__(self, key: K) -> V:
-        value = self.older.get(key)
-        if value is None:
-            value = self.make(key)
-        if len(self) >= self.limit:
-            self.older = dict(self)
-            self.clear()
-        self[key] = value
-        return value
-
-    def entries(self) -> int:
-        """How many entries the table holds, both generations counted."""
-        return len(self) + len(self.older)
-
-
-TABLES: list[Table[Any, Any]] = []
-"""Every cache of the module, with its limit (for tests and memory checks)."""
-
-
-def _table(make: Callable[[K], V], limit: int) -> Table[K, V]:
-    table = Table(make, limit)
-    TABLES.append(table)
-    return table
-
-
-_TEXTS: Table[RatsAction, str] = _table(str, 4096)
-
-
-def action_text(action: RatsAction) -> str:
-    """``str(action)``, remembered (observations write the same plays many times)."""
-    return _TEXTS[action]
-
-
-CARD_INDEX = {card_text(c): c for c in range(54)}
-"""Card notation to card, for the canonical texts observations use."""
-
-
-def _ambiguous(cards: tuple[int, ...]) -> bool:
-    """One natural card and both jokers: three of a kind or a run of three."""
-    return len(cards) == 3 and cards[1] >= 52
-
-
-def canonical(kind: int, cards: tuple[int, ...] | list[int]) -> tuple[int, ...]:
-    """The cards in the order the notation writes them (runs in sequence order, jokers last)."""
-    return tuple(sorted(cards, key=_run_key if kind == RUN else _canon_key))
-
-
-def _same(action: RatsAction) -> RatsAction:
-    return action
-
-
-_INTERN: Table[RatsAction, RatsAction] = _table(_same, 32768)
-
-
-def make_action(kind: int, cards: tuple[int, ...]) -> RatsAction:
-    """The action of ``kind`` with ``cards`` already in canonical order, interned (the tables
-    share one object per play, so most membership tests succeed by identity)."""
-    return _INTERN[RatsAction(kind, cards)]
-
-
-SINGLES: Final = tuple(make_action(SINGLE, (c,)) for c in range(54))
-DISCARD1: Final = tuple(make_action(DISCARD, (c,)) for c in range(54))
-
-SET_NAMES = {2: "pair", 3: "three of a kind", 4: "four of a kind"}
-RANK_PLURAL = ("2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "10s", "jacks", "queens", "kings")
-
-
-def rank_plural(rank: int) -> str:
-    """``7s``, ``kings``, ``aces``."""
-    return "aces" if rank == 12 else RANK_PLURAL[rank]
-
-
-# --- what a combination is worth ------------------------------------------------------------
-
-
-def set_rank(cards: tuple[int, ...]) -> int:
-    """The rank of a set of 2-4 cards (jokers wild, one natural at least), or -1 if not a set."""
-    if not 2 <= len(cards) <= 4:
-        return -1
-    rank = -1
+def mask_of(cards: tuple[int, ...] | list[int]) -> int:
+    """The bit mask of ``cards``."""
+    m = 0
     for c in cards:
-        if c >= 52:
-            continue
-        if rank == -1:
-            rank = c >> 2
-        elif c >> 2 != rank:
-            return -1
-    return rank
+        m |= 1 << c
+    return m
 
 
-def run_value(cards: tuple[int, ...]) -> int:
-    """``top * 4 + suit`` of the best reading of a run (jokers wild), or -1 if it is not one.
-
-    A run is 3 to 13 cards of one suit in sequence, the ace low only (A-2-3, never Q-K-A).
-    """
-    n = len(cards)
-    if not 3 <= n <= 13:
-        return -1
-    suit = -1
-    lo, hi = 99, -1
-    seen = 0
-    for c in cards:
-        if c >= 52:
-            continue
-        s = c & 3
-        if suit == -1:
-            suit = s
-        elif s != suit:
-            return -1
-        q = seq_rank(c)
-        if seen >> q & 1:
-            return -1
-        seen |= 1 << q
-        lo = min(lo, q)
-        hi = max(hi, q)
-    if suit == -1 or hi - lo + 1 > n:
-        return -1
-    return min(12, lo + n - 1) * 4 + suit
-
-
-# --- notation -------------------------------------------------------------------------------
-
-
-NOTATION_HELP = (
-    "write the cards of your play, e.g. '7H' (a single), '7H 7S' (a pair), '5C 6C 7C' (a run), "
-    "or 'discard 2C 9D' to throw cards away face up; '5H BJ RJ set' or '... run' picks the "
-    "reading of one card with both jokers"
+_BYTE_CARDS: Final = tuple(
+    tuple(tuple(base * 8 + i for i in range(8) if b >> i & 1) for b in range(256))
+    for base in range(7)
 )
 
 
-def parse_action(text: object) -> RatsAction:
-    """Read a play from its notation (see the module docstring); text that is not a play raises
-    :class:`InvalidNotation`."""
-    if not isinstance(text, str):
-        raise InvalidNotation(f"a play is written as text; {NOTATION_HELP}")
-    words = text.replace(",", " ").split()
-    if not words:
-        raise InvalidNotation(f"empty play; {NOTATION_HELP}")
-    kind = -1
-    if words[0].lower() == "discard":
-        kind = DISCARD
-        words = words[1:]
-    elif words[-1].lower() in ("set", "run"):
-        kind = SET if words[-1].lower() == "set" else RUN
-        words = words[:-1]
-    if not words:
-        raise InvalidNotation(f"no cards named; {NOTATION_HELP}")
-    if len(words) > 13:
-        raise InvalidNotation(f"a play has at most 13 cards; {NOTATION_HELP}")
-    try:
-        cards = [parse_card(w) for w in words]
-    except IllegalAction as exc:
-        raise InvalidNotation(f"{exc}; {NOTATION_HELP}") from None
-    if len(set(cards)) != len(cards):
-        raise InvalidNotation(f"{text.strip()!r} names a card twice")
-    tcards = tuple(cards)
-    if kind == DISCARD:
-        return make_action(DISCARD, canonical(DISCARD, tcards))
-    if kind == -1:
-        if len(tcards) == 1:
-            return SINGLES[tcards[0]]
-        is_set, is_run = set_rank(tcards) >= 0, run_value(tcards) >= 0
-        if is_set and is_run:
-            raise InvalidNotation(
-                f"{text.strip()!r} can be three of a kind or a run: add 'set' or 'run'"
-            )
-        if not is_set and not is_run:
-            raise InvalidNotation(f"{text.strip()!r} is {why_not_combination(tcards)}")
-        kind = SET if is_set else RUN
-    elif kind == SET and set_rank(tcards) < 0:
-        raise InvalidNotation(f"{text.strip()!r} is not a pair, three or four of a kind")
-    elif kind == RUN and run_value(tcards) < 0:
-        raise InvalidNotation(f"{text.strip()!r} is not a run of three or more in one suit")
-    return make_action(kind, canonical(kind, tcards))
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bit mask, in increasing order."""
+    out: list[int] = []
+    table = _BYTE_CARDS
+    i = 0
+    while mask:
+        b = mask & 255
+        if b:
+            out += table[i][b]
+        mask >>= 8
+        i += 1
+    return out
 
 
-def shown(value: object) -> str:
-    """A short, safe description of a value someone offered as part of a play (for messages)."""
-    if value is None or type(value) in (bool, float):
-        return repr(value)
-    if type(value) is int:
-        return repr(value) if -(10**9) < value < 10**9 else "a very large number"
-    if type(value) is str:
-        return repr(value[:12])
-    return f"a {type(value).__name__}"
-
-
-def malformed(action: object, jokers: int) -> str | None:
-    """Why ``action`` is not a play of Rats at all (in a deck with ``jokers`` jokers), or None
-    if it is one: a :class:`RatsAction` whose kind is one of the ints SINGLE to DISCARD and
-    whose cards are a tuple of 1 to 13 different card ints of the deck in canonical order, that
-    its kind can read (one card for a single, a set, a run).  Types must be exact: ``True`` is
-    not the kind 1 and ``7.0`` is not a card, though Python finds them equal."""
-    if type(action) is not RatsAction or len(action) != 2:
-        return f"{shown(action)} is not a play of Rats (a RatsAction of a kind and its cards)"
-    # Fields of any type (a compiled build would otherwise convert them to the declared ones).
-    kind, cards = cast("tuple[object, object]", action)
-    if type(kind) is not int or not SINGLE <= kind <= DISCARD:
-        return (
-            "the kind of a play is one of the ints 0 to 3 (single, set, run, discard), "
-            f"not {shown(kind)}"
-        )
-    if type(cards) is not tuple:
-        return f"the cards of a play are a tuple of card ints, not {shown(cards)}"
-    if not 1 <= len(cards) <= 13:
-        return f"a play has 1 to 13 cards, not {len(cards)}"
-    top = 52 + jokers
-    for c in cards:
-        if type(c) is not int or not 0 <= c < top:
-            return f"{shown(c)} is not a card of this deck (the cards are the ints 0 to {top - 1})"
-    if len(set(cards)) != len(cards):
-        return "a play names each card once"
-    text = " ".join(_TEXT[c] for c in cards)
-    if canonical(kind, cards) != cards:
-        right = " ".join(_TEXT[c] for c in canonical(kind, cards))
-        return f"the cards {text} are not in the order of the notation ({right})"
-    if kind == SINGLE and len(cards) != 1:
-        return "a single is one card"
-    if kind == SET and set_rank(cards) < 0:
-        return f"{text} is not a set: {why_not_combination(cards)}"
-    if kind == RUN and run_value(cards) < 0:
-        return f"{text} is not a run: {why_not_combination(cards)}"
-    return None
-
-
-def why_not_combination(cards: tuple[int, ...]) -> str:
-    """Why ``cards`` (two or more) are neither a set nor a run (for messages)."""
-    naturals = [c for c in cards if c < 52]
-    base = "not a combination (a pair, three or four of a kind, or a run of 3+ in one suit)"
-    if not naturals:
-        return "only jokers, " + base + "; a combination needs a natural card"
-    if len(cards) > 4 and len({c & 3 for c in naturals}) > 1:
-        return base + "; a run must be all one suit"
-    if len(cards) == 2:
-        return base + "; two cards make a pair only if they share a rank"
-    return base + "; to throw them away write 'discard' first"
+def split_hand(hand: tuple[int, ...]) -> tuple[list[int], list[int], tuple[int, ...]]:
+    """Per rank, the bit mask of suits held; per suit, the bit mask of sequence ranks held;
+    the jokers."""
+    by_rank = [0] * 13
+    by_suit = [0, 0, 0, 0]
+    jokers: tuple[int, ...] = ()
+    for c in hand:
+        if c >= 52:
+            jokers = (*jokers, c)
+            continue
+        r = c >> 2
+        s = c & 3
+        by_rank[r] |= 1 << s
+        by_suit[s] |= 1 << (0 if r == 12 else r + 1)
+    return by_rank, by_suit, jokers
 
 
 # --- enumeration ----------------------------------------------------------------------------
@@ -418,7 +176,7 @@ def _make_sets(key: SetKey) -> tuple[tuple[int, RatsAction], ...]:
     return tuple((len(cards), make_action(SET, cards)) for _, cards in enum_sets(hand, None, -1))
 
 
-_SETS: Table[SetKey, tuple[tuple[int, RatsAction], ...]] = _table(_make_sets, 1024)
+_SETS: Table[SetKey, tuple[tuple[int, RatsAction], ...]] = cached_table(_make_sets, 1024)
 
 
 def sets_of_rank(
@@ -506,7 +264,7 @@ def _singles_and_sets(key: int) -> tuple[tuple[RatsAction, ...], tuple[RatsActio
 
 LEAD_KEYS: Final = tuple(((255 << (8 * i)) | JOKER_BITS) for i in range(7))
 """Masks of the two-rank parts of a hand (ranks 2-3, 4-5, ..., K-A), with the jokers."""
-LEAD_PARTS: Final[Table[int, tuple[tuple[RatsAction, ...], tuple[RatsAction, ...]]]] = _table(
+LEAD_PARTS: Final[Table[int, tuple[tuple[RatsAction, ...], tuple[RatsAction, ...]]]] = cached_table(
     _singles_and_sets, 8192
 )
 """``LEAD_PARTS[hand_mask & LEAD_KEYS[i]]``: the singles and set leads of part ``i``."""
@@ -553,7 +311,7 @@ def _suit_run_leads(key: int) -> tuple[RatsAction, ...]:
     return run_leads(suit, ranks, _jokers_of(key)) if suit >= 0 else ()
 
 
-RUN_LEADS: Final[Table[int, tuple[RatsAction, ...]]] = _table(_suit_run_leads, 4096)
+RUN_LEADS: Final[Table[int, tuple[RatsAction, ...]]] = cached_table(_suit_run_leads, 4096)
 """``RUN_LEADS[run_cards(hand_mask) & SEQ_SUIT_KEYS[suit]]``: the runs of that suit, as
 :func:`run_leads`."""
 
@@ -607,7 +365,7 @@ def _set_follows(size: int) -> Table[int, tuple[RatsAction, ...]]:
             return ()
         return tuple(a for n, a in sets_of_rank(rank, suits, jokers) if n == size)
 
-    return _table(make, 1024)
+    return cached_table(make, 1024)
 
 
 RANK_KEYS: Final = tuple((15 << (rank * 4)) | JOKER_BITS for rank in range(13))
@@ -623,14 +381,14 @@ def _run_follows(length: int) -> Table[int, tuple[tuple[int, RatsAction], ...]]:
             return ()
         return runs_of_suit(suit, ranks, _jokers_of(key), length)
 
-    return _table(make, 1024)
+    return cached_table(make, 1024)
 
 
 RUN_FOLLOWS: Final = {length: _run_follows(length) for length in range(3, 14)}
 """``RUN_FOLLOWS[length][run_cards(hand_mask) & SEQ_SUIT_KEYS[suit]]``: the runs of ``length``
 cards of that suit, as ``(value, action)`` in the order of :func:`runs_of_suit`."""
 
-BEAT_SINGLES: Final[Table[int, tuple[RatsAction, ...]]] = _table(
+BEAT_SINGLES: Final[Table[int, tuple[RatsAction, ...]]] = cached_table(
     lambda key: tuple(SINGLES[c] for c in range(52) if key >> c & 1), 4096
 )
 """``BEAT_SINGLES[mask]``: the singles of the natural cards of ``mask``, in card order."""

@@ -20,7 +20,7 @@ from typing import ClassVar, NamedTuple
 
 from ratgames.core.events import CARD, Event
 
-from .combos import DISCARD, KIND_WORDS, RatsAction, action_text
+from .action import DISCARD, KIND_WORDS, RatsAction, action_text
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from typing import Any
 from ratgames.cards import SUIT_NAMES, SUITS, pretty
 from ratgames.core.game import Game
 
-from .combos import CARD_INDEX
+from .action import CARD_INDEX
 
 
 def seat_label(game: Game, seat: int, me: int | None) -> str:

@@ -20,7 +20,7 @@ from ratgames.core.game import Action
 from ratgames.tui.base import HandPanel
 from ratgames.tui.base import suit_symbols as with_symbols
 
-from .combos import DISCARD, DISCARD1
+from .action import DISCARD, DISCARD1
 from .render import count_of, describe_event, seat_label, suit_symbols, trick_lines
 
 

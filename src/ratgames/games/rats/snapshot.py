@@ -1,0 +1,743 @@
+"""A position of Rats as a snapshot (JSON, hidden cards included) and back: what a snapshot
+holds, and the checks that a snapshot read back is a position the rules can reach.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from ratgames.core.errors import IllegalAction, SnapshotError
+from ratgames.core.game import JSON, Chance
+from ratgames.core.snapshots import entries as _entries
+from ratgames.core.snapshots import flag as _flag
+from ratgames.core.snapshots import items as _items
+from ratgames.core.snapshots import short as _short
+from ratgames.core.snapshots import whole as _whole
+
+from .action import (
+    CARD_TEXT,
+    DISCARD,
+    RUN,
+    SET,
+    SINGLE,
+    RatsAction,
+    action_text,
+    run_value,
+    set_rank,
+    texts,
+    trick_kind_name,
+)
+from .combos import cards_of, mask_of
+from .events import Note, RoundNote, TrickNote
+from .views import latest_notes
+
+if TYPE_CHECKING:
+    from .rules import Rats, RatsState
+
+
+def snapshot(s: RatsState) -> dict[str, JSON]:
+    """The position, hidden cards included, cards in notation (``10H``, ``BJ``): what
+    :meth:`Rats.restore` reads back.  Not its origin: no seed, log or initial deal.
+
+    ``trick`` and the plays of ``history`` are ``[seat, play]`` with the play's notation (a
+    discard whole); ``pending`` is the discard under way, in the order laid.  ``history``
+    holds the notes of the game's history, oldest first, that the observations still show
+    (the latest events and every trick of the round under way)::
+
+        ["trick", round, leader, [[seat, play], ...], winner]
+        ["round", round, stock_to (-1: none), [seats out], next hand size (0: game over)]
+
+    ``trick_kind`` (-1 with no trick, else 0 single, 1 set, 2 run), ``trick_n`` (0 with no
+    trick), ``best`` (-1 with no trick, else the rank or the run's ``top * 4 + suit``),
+    ``best_seat`` and ``suit_led`` (-1, or 0-3 for C D H S) describe the trick under way.
+    """
+    trick = s.trick
+    return {
+        "dealer": s.dealer,
+        "initial_size": s.initial_size,
+        "hand_size": s.hand_size,
+        "round": s.round,
+        "tricks": s.tricks,
+        "trick_count": s.trick_count,
+        "leader": s.leader,
+        "turn": s.turn,
+        "over": s.over,
+        "cap_fired": s.cap_fired,
+        "hands": [texts(cards_of(m)) for m in s.hand_masks],
+        "reserves": [texts(cards_of(r)) for r in s.reserves],
+        "stock": texts(cards_of(s.stock)),
+        "stock_taker": s.stock_taker,
+        "known": [texts(cards_of(k)) for k in s.known],
+        "known_hand": [texts(cards_of(k)) for k in s.known_hand],
+        "won_round": [texts(cards_of(k)) for k in s.won_round],
+        "alive": list(s.alive),
+        "out_round": list(s.out_round),
+        "trick": _plays_json(trick),
+        "trick_kind": s.trick_kind,
+        # What the last trick left behind is no part of the position.
+        "trick_n": s.trick_n if trick else 0,
+        "best": s.best if trick else -1,
+        "best_seat": s.best_seat,
+        "suit_led": s.suit_led,
+        "pending": texts(s.pending),
+        "seen": texts(cards_of(s.seen)),
+        "round_seen": texts(cards_of(s.round_seen)),
+        "history": [_note_json(note) for note in reversed(_kept_notes(s))],
+        "n_events": s.n_events,
+    }
+
+
+def _kept_notes(s: RatsState) -> list[Note]:
+    """The notes of the history a snapshot keeps, newest first: those that hold the latest
+    events and every trick of the round under way (what observations show, now and later)."""
+    keep = len(latest_notes(s))
+    this_round = 0
+    note = s.history
+    if isinstance(note, RoundNote) and note.round == s.round:
+        note = note.older
+        this_round = 1
+    while isinstance(note, TrickNote) and note.round == s.round:
+        this_round += 1
+        note = note.older
+    keep = max(keep, this_round)
+    out: list[Note] = []
+    note = s.history
+    while note is not None and len(out) < keep:
+        out.append(note)
+        note = note.older
+    return out
+
+
+def _plays_json(plays: tuple[tuple[int, RatsAction], ...]) -> list[JSON]:
+    """The plays of a trick as ``[seat, play]`` with the play's notation."""
+    return [[seat, action_text(a)] for seat, a in plays]
+
+
+def _note_json(note: Note) -> list[JSON]:
+    """A note of the history in the form of :meth:`RatsState.snapshot`."""
+    if isinstance(note, TrickNote):
+        return ["trick", note.round, note.leader, _plays_json(note.plays), note.winner]
+    return ["round", note.round, note.stock_to, list(note.out), note.size]
+
+
+# --- positions restored from snapshots (Rats.restore) ------------------------------------------
+
+SNAPSHOT_KEYS = (
+    "dealer",
+    "initial_size",
+    "hand_size",
+    "round",
+    "tricks",
+    "trick_count",
+    "leader",
+    "turn",
+    "over",
+    "cap_fired",
+    "hands",
+    "reserves",
+    "stock",
+    "stock_taker",
+    "known",
+    "known_hand",
+    "won_round",
+    "alive",
+    "out_round",
+    "trick",
+    "trick_kind",
+    "trick_n",
+    "best",
+    "best_seat",
+    "suit_led",
+    "pending",
+    "seen",
+    "round_seen",
+    "history",
+    "n_events",
+)
+"""The entries of a snapshot (:meth:`RatsState.snapshot`), in order."""
+
+_JOKER_MASK: Final = 3 << 52
+_CARD_EXAMPLE = "a card such as '10H', 'QS' or 'BJ'"
+
+
+def _card_list(game: Rats, value: object, where: str) -> list[int]:
+    """The cards of a list of card texts of ``game``'s deck, each named once."""
+    out: list[int] = []
+    mask = 0
+    for i, text in enumerate(_items(value, where, "cards such as '10H', 'QS' or 'BJ'")):
+        if not isinstance(text, str):
+            raise SnapshotError(f"{where}[{i}] must be {_CARD_EXAMPLE}, not {_short(text)}")
+        try:
+            card = game.parse_card(text)
+        except IllegalAction as exc:
+            raise SnapshotError(f"{where}[{i}]: {exc}") from None
+        if mask >> card & 1:
+            raise SnapshotError(f"{where} names {CARD_TEXT[card]} twice")
+        mask |= 1 << card
+        out.append(card)
+    return out
+
+
+def _seat_cards(game: Rats, value: object, where: str) -> list[list[int]]:
+    """One list of cards for each seat."""
+    items = _items(value, where, "lists of cards, one for each seat", game.players)
+    return [_card_list(game, v, f"{where}[{p}]") for p, v in enumerate(items)]
+
+
+def _play(game: Rats, value: object, where: str) -> tuple[int, RatsAction]:
+    """A ``[seat, play]`` pair, the play in notation."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise SnapshotError(
+            f"{where} must be [seat, play] such as [0, '7H 7S'], not {_short(value)}"
+        )
+    seat = _whole(value[0], f"{where}[0] (a seat)", 0, game.players - 1)
+    text = value[1]
+    if not isinstance(text, str):
+        raise SnapshotError(
+            f"{where}[1] must be a play in notation such as '7H 7S' or 'discard 2C', "
+            f"not {_short(text)}"
+        )
+    try:
+        action = game.parse_action(text)
+    except IllegalAction as exc:
+        raise SnapshotError(f"{where}[1]: {exc}") from None
+    return seat, action
+
+
+def _plays(game: Rats, value: object, where: str) -> list[tuple[int, RatsAction]]:
+    items = _items(value, where, "plays [seat, play]")
+    return [_play(game, v, f"{where}[{i}]") for i, v in enumerate(items)]
+
+
+def _read_note(game: Rats, value: object, where: str, last_round: int, size: int) -> Note:
+    """A note of the history (its link to the one before is set later), of a round up to
+    ``last_round``, a next hand size up to ``size``."""
+    n = game.players
+    if not isinstance(value, list) or len(value) != 5 or value[0] not in ("trick", "round"):
+        raise SnapshotError(
+            f"{where} must be ['trick', round, leader, plays, winner] or "
+            f"['round', round, stock_to, seats out, next hand size], not {_short(value)}"
+        )
+    rnd = _whole(value[1], f"{where}[1] (a round)", 1, last_round)
+    if value[0] == "trick":
+        leader = _whole(value[2], f"{where}[2] (the leader)", 0, n - 1)
+        plays = _plays(game, value[3], f"{where}[3]")
+        if not plays:
+            raise SnapshotError(f"{where}[3]: a trick won has plays")
+        winner = _whole(value[4], f"{where}[4] (the winner)", 0, n - 1)
+        return TrickNote(rnd, leader, tuple(plays), winner, None)
+    stock_to = _whole(value[2], f"{where}[2] (stock_to)", -1, n - 1)
+    out: list[int] = []
+    for i, v in enumerate(_items(value[3], f"{where}[3]", "seats that went out")):
+        seat = _whole(v, f"{where}[3][{i}]", 0, n - 1)
+        if seat in out:
+            raise SnapshotError(f"{where}[3] names seat {seat} twice")
+        out.append(seat)
+    next_size = _whole(value[4], f"{where}[4] (the next hand size)", 0, size)
+    return RoundNote(rnd, stock_to, tuple(out), next_size, None)
+
+
+def _replay_trick(
+    plays: list[tuple[int, RatsAction]] | tuple[tuple[int, RatsAction], ...], where: str
+) -> tuple[int, int, int, int, int]:
+    """The kind, size, best value, best seat and suit led (-1: none) of a trick with ``plays``,
+    each of which the rules must allow after the ones before it."""
+    _, lead = plays[0]
+    kind = lead.kind
+    if kind == DISCARD:
+        raise SnapshotError(
+            f"{where}[0]: a trick is led with a single, a set or a run, not a discard "
+            f"({action_text(lead)})"
+        )
+    count = len(lead.cards)
+    best_seat = plays[0][0]
+    suit = -1
+    if kind == SINGLE:
+        c = lead.cards[0]
+        best = -1 if c >= 52 else c >> 2
+        suit = -1 if c >= 52 else c & 3
+    elif kind == SET:
+        best = set_rank(lead.cards)
+    else:
+        best = run_value(lead.cards)
+    what = trick_kind_name(kind, count)
+    for i in range(1, len(plays)):
+        seat, action = plays[i]
+        text = action_text(action)
+        here = f"{where}[{i}]"
+        if len(action.cards) != count:
+            raise SnapshotError(
+                f"{here}: {text} has {len(action.cards)} card(s); every play to a trick led "
+                f"with a {what} has {count}"
+            )
+        if action.kind == DISCARD:
+            if kind == SINGLE and suit == -1 and action.cards[0] < 52:
+                raise SnapshotError(
+                    f"{here}: after a joker lead the first natural card beats it; "
+                    f"{text} is not allowed"
+                )
+            continue
+        if action.kind != kind:
+            raise SnapshotError(
+                f"{here}: {text} is not a {what}; a play to this trick is a {what} that beats "
+                "the best so far, or a discard"
+            )
+        if kind == SINGLE:
+            c = action.cards[0]
+            if c >= 52 or (suit != -1 and (c & 3 != suit or c >> 2 <= best)):
+                raise SnapshotError(f"{here}: {text} does not beat the best single so far")
+            suit = c & 3
+            best = c >> 2
+        else:
+            value = set_rank(action.cards) if kind == SET else run_value(action.cards)
+            if value <= best:
+                raise SnapshotError(f"{here}: {text} does not beat the best {what} so far")
+            best = value
+        best_seat = seat
+    return kind, count, best, best_seat, suit
+
+
+def _check_order(
+    plays: list[tuple[int, RatsAction]] | tuple[tuple[int, RatsAction], ...],
+    seats: list[int],
+    where: str,
+    complete: bool,
+) -> None:
+    """The plays go round ``seats`` (the seats in the round) from the first one's seat, one
+    play each; a trick won has a play by each of them, a trick under way fewer."""
+    first = plays[0][0]
+    if first not in seats:
+        raise SnapshotError(f"{where}[0]: seat {first} was out and could not lead")
+    k = len(seats)
+    if complete and len(plays) != k:
+        raise SnapshotError(
+            f"{where}: a trick won has a play by each of the {k} seats in the round, "
+            f"not {len(plays)}"
+        )
+    if not complete and len(plays) >= k:
+        raise SnapshotError(
+            f"{where}: a trick under way has fewer plays than the {k} seats in the round "
+            "(the last play ends it)"
+        )
+    start = seats.index(first)
+    for i in range(len(plays)):
+        expected = seats[(start + i) % k]
+        if plays[i][0] != expected:
+            raise SnapshotError(
+                f"{where}[{i}]: play goes round the seats still in, so seat {expected} plays "
+                f"here, not seat {plays[i][0]}"
+            )
+
+
+def _texts_of(mask: int) -> str:
+    return " ".join(texts(cards_of(mask))) or "none"
+
+
+def restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
+    """The state of a snapshot, every entry checked (see :meth:`Rats._restore`)."""
+    from .rules import RatsState
+
+    _entries(snap, SNAPSHOT_KEYS, "a Rats snapshot")
+    n = game.players
+    deck = game.deck()
+    max_rounds: int = game.options["max_rounds"]
+
+    # --- each entry on its own ----------------------------------------------------------------
+    dealer = _whole(snap["dealer"], "dealer", 0, n - 1)
+    initial_size = _whole(snap["initial_size"], "initial_size", 1, len(deck) // n)
+    rnd = _whole(snap["round"], "round", 1, max_rounds)
+    hand_size = _whole(snap["hand_size"], "hand_size", 1, initial_size)
+    if rnd == 1 and hand_size != initial_size:
+        raise SnapshotError(
+            f"hand_size must be initial_size ({initial_size}) in the first round, not {hand_size}"
+        )
+    over = _flag(snap["over"], "over")
+    cap_fired = _flag(snap["cap_fired"], "cap_fired")
+    trick_count = _whole(snap["trick_count"], "trick_count", 0, hand_size)
+    tricks = _whole(
+        snap["tricks"], "tricks", trick_count + rnd - 1, trick_count + (rnd - 1) * initial_size
+    )
+    leader = _whole(snap["leader"], "leader", 0, n - 1)
+    turn = _whole(snap["turn"], "turn", 0, n - 1)
+    stock_taker = _whole(snap["stock_taker"], "stock_taker", -1, n - 1)
+    alive = [
+        _flag(v, f"alive[{p}]")
+        for p, v in enumerate(_items(snap["alive"], "alive", "true or false, one per seat", n))
+    ]
+    out_round = [
+        _whole(v, f"out_round[{p}]", 0, rnd)
+        for p, v in enumerate(
+            _items(snap["out_round"], "out_round", "rounds (0: still in), one per seat", n)
+        )
+    ]
+    hands = _seat_cards(game, snap["hands"], "hands")
+    reserves = _seat_cards(game, snap["reserves"], "reserves")
+    stock = _card_list(game, snap["stock"], "stock")
+    known = [mask_of(k) for k in _seat_cards(game, snap["known"], "known")]
+    known_hand = [mask_of(k) for k in _seat_cards(game, snap["known_hand"], "known_hand")]
+    won_round = [mask_of(k) for k in _seat_cards(game, snap["won_round"], "won_round")]
+    trick = _plays(game, snap["trick"], "trick")
+    trick_kind = _whole(snap["trick_kind"], "trick_kind", -1, RUN)
+    trick_n = _whole(snap["trick_n"], "trick_n", 0, 13)
+    best = _whole(snap["best"], "best", -1, 51)
+    best_seat = _whole(snap["best_seat"], "best_seat", -1, n - 1)
+    suit_led = _whole(snap["suit_led"], "suit_led", -1, 3)
+    pending = _card_list(game, snap["pending"], "pending")
+    seen = mask_of(_card_list(game, snap["seen"], "seen"))
+    round_seen = mask_of(_card_list(game, snap["round_seen"], "round_seen"))
+    history = [
+        _read_note(game, v, f"history[{i}]", rnd, initial_size)
+        for i, v in enumerate(_items(snap["history"], "history", "notes of tricks and rounds"))
+    ]
+
+    # --- every card once ------------------------------------------------------------------
+    trick_cards = [c for _, a in trick for c in a.cards]
+    placed = [c for h in hands for c in h] + [c for r in reserves for c in r]
+    placed += stock + trick_cards + pending
+    if sorted(placed) != sorted(deck):
+        twice = sorted({c for c in placed if placed.count(c) > 1})
+        lost = sorted(set(deck) - set(placed))
+        raise SnapshotError(
+            f"hands, reserves, stock, trick and pending must hold each of the {len(deck)} cards "
+            f"of the deck ({game.options['jokers']} jokers) once: "
+            f"twice: {_texts_of(mask_of(twice))}; missing: {_texts_of(mask_of(lost))}"
+        )
+    hand_m = [mask_of(h) for h in hands]
+    res_m = [mask_of(r) for r in reserves]
+    stock_m = mask_of(stock)
+
+    # --- who is in ----------------------------------------------------------------------------
+    for p in range(n):
+        if alive[p] and out_round[p]:
+            raise SnapshotError(
+                f"out_round[{p}] must be 0 for a seat still in (alive[{p}]), not {out_round[p]}"
+            )
+        if not alive[p]:
+            if not out_round[p] or (out_round[p] == rnd and not over):
+                raise SnapshotError(
+                    f"out_round[{p}] must be the round seat {p} went out at the end of (before "
+                    f"round {rnd} while the game goes on), not {out_round[p]}"
+                )
+            if hand_m[p] or res_m[p] or known[p] or known_hand[p] or won_round[p]:
+                raise SnapshotError(
+                    f"seat {p} is out: hands[{p}], reserves[{p}], known[{p}], known_hand[{p}] "
+                    f"and won_round[{p}] must be empty"
+                )
+    living = [p for p in range(n) if alive[p]]
+    if not living:
+        raise SnapshotError("alive: at least one seat is still in")
+    if over:
+        if cap_fired != (len(living) > 1):
+            raise SnapshotError(
+                "cap_fired must be true exactly when the game is over with more than one seat "
+                "still in (the round cap ended it)"
+            )
+        if cap_fired and rnd != max_rounds:
+            raise SnapshotError(
+                f"cap_fired: the round cap ends a game at round {max_rounds} (max_rounds), "
+                f"not {rnd}"
+            )
+        for p in living:
+            if not res_m[p]:
+                raise SnapshotError(f"reserves[{p}]: a seat still in at the end holds cards")
+    else:
+        if cap_fired:
+            raise SnapshotError("cap_fired must be false while the game goes on")
+        if len(living) < 2:
+            raise SnapshotError("alive: a game that goes on has two seats still in at least")
+    if not alive[leader] or not alive[turn]:
+        raise SnapshotError("leader and turn must be seats still in (alive)")
+
+    # --- what is known, the stock ---------------------------------------------------------
+    for p in range(n):
+        if known_hand[p] & ~(hand_m[p] & known[p] & _JOKER_MASK):
+            raise SnapshotError(
+                f"known_hand[{p}] must be jokers of hands[{p}] also in known[{p}] (only a joker "
+                "led alone shows a hand, of jokers)"
+            )
+        if known[p] & ~(hand_m[p] | res_m[p]):
+            raise SnapshotError(f"known[{p}] must be cards of hands[{p}] or reserves[{p}]")
+        if known[p] & ~known_hand[p] & ~seen:
+            raise SnapshotError(
+                f"known[{p}]: a card known to be held was seen played (seen) or shown by a "
+                f"joker lead (known_hand[{p}])"
+            )
+        if won_round[p] & ~(res_m[p] & known[p]):
+            raise SnapshotError(f"won_round[{p}] must be cards of reserves[{p}] also in known[{p}]")
+    all_won = 0
+    for w in won_round:
+        all_won |= w
+    if round_seen != all_won:
+        raise SnapshotError(
+            "round_seen must be the cards of the tricks won this round (won_round together)"
+        )
+    if round_seen & ~seen:
+        raise SnapshotError("round_seen must be part of seen")
+    if seen & stock_m:
+        raise SnapshotError("seen and stock share no card: the stock is never played")
+    undealt = len(deck) - n * initial_size
+    if rnd == 1 and not over:
+        if len(stock) != undealt:
+            raise SnapshotError(
+                f"stock must hold the {undealt} card(s) not dealt ({len(deck)} cards, {n} hands "
+                f"of {initial_size}) until the first round ends, not {len(stock)}"
+            )
+        if stock_taker != -1:
+            raise SnapshotError("stock_taker must be -1 until the first round ends")
+        for p in range(n):
+            if res_m[p] != won_round[p]:
+                raise SnapshotError(
+                    f"reserves[{p}] must be won_round[{p}] in the first round (a reserve holds "
+                    "only the tricks won)"
+                )
+    else:
+        if stock:
+            raise SnapshotError("stock must be empty once the first round has ended")
+        if (stock_taker == -1) != (undealt == 0):
+            raise SnapshotError(
+                f"stock_taker must be the seat that took the {undealt} card(s) of the stock "
+                "(-1 when there were none)"
+            )
+
+    # --- the trick under way and the hands --------------------------------------------------
+    kind_d, n_d, best_d, best_seat_d, suit_d = -1, 0, -1, -1, -1
+    played: set[int] = set()
+    if over:
+        if trick or pending:
+            raise SnapshotError("trick and pending must be empty once the game is over")
+        if any(hand_m):
+            raise SnapshotError("hands must be empty once the game is over (it ends a round)")
+        if turn != leader:
+            raise SnapshotError("turn must be leader (the last trick's winner) once it is over")
+        h = 0
+    elif not trick:
+        if pending:
+            raise SnapshotError("pending must be empty with no trick under way")
+        if turn != leader:
+            raise SnapshotError("turn must be leader while no trick is under way")
+        h = len(hands[leader])
+        if not h:
+            raise SnapshotError(
+                f"hands[{leader}]: the seat to lead holds cards (a round ends when hands are empty)"
+            )
+    else:
+        _check_order(trick, living, "trick", False)
+        if trick[0][0] != leader:
+            raise SnapshotError(f"leader must be seat {trick[0][0]}, the first to play to trick")
+        nxt = living[(living.index(leader) + len(trick)) % len(living)]
+        if turn != nxt:
+            raise SnapshotError(f"turn must be seat {nxt}, the next seat still in after trick")
+        kind_d, n_d, best_d, best_seat_d, suit_d = _replay_trick(trick, "trick")
+        if pending:
+            if len(pending) >= n_d:
+                raise SnapshotError(
+                    f"pending: a discard under way has laid fewer cards than the {n_d} of a "
+                    "play to this trick"
+                )
+            if pending != sorted(pending):
+                raise SnapshotError("pending: a discard is laid lowest card first (jokers last)")
+            left = n_d - len(pending)
+            if sum(1 for c in hands[turn] if c > pending[-1]) < left:
+                raise SnapshotError(
+                    f"pending: seat {turn} must hold the {left} card(s) above "
+                    f"{CARD_TEXT[pending[-1]]} it has still to discard"
+                )
+        h = len(hands[turn]) + len(pending)
+        played = {seat for seat, _ in trick}
+        lead = trick[0][1]
+        if lead.kind == SINGLE and lead.cards[0] >= 52 and hand_m[leader] & ~_JOKER_MASK:
+            raise SnapshotError(f"hands[{leader}]: a joker is led alone only from a hand of jokers")
+    for p in living:
+        want = h - n_d if p in played else h
+        have = len(hands[p]) + (len(pending) if p == turn else 0)
+        if have != want:
+            raise SnapshotError(
+                f"hands[{p}] must hold {want - (len(pending) if p == turn else 0)} card(s): "
+                f"every seat still in holds {h} at the start of the trick and lays {n_d} to it"
+            )
+    if (trick_kind, trick_n, best, best_seat, suit_led) != (
+        kind_d,
+        n_d,
+        best_d,
+        best_seat_d,
+        suit_d,
+    ):
+        raise SnapshotError(
+            "trick_kind, trick_n, best, best_seat and suit_led describe the trick under way: "
+            f"{kind_d}, {n_d}, {best_d}, {best_seat_d}, {suit_d} for this one, not {trick_kind}, "
+            f"{trick_n}, {best}, {best_seat}, {suit_led}"
+        )
+
+    # --- the history ----------------------------------------------------------------------
+    events = len(trick)
+    prev: Note | None = None
+    last_winner = -1
+    round_cards: dict[int, int] = {}
+    trick_notes = 0
+    for i, note in enumerate(history):
+        where = f"history[{i}]"
+        if isinstance(note, TrickNote):
+            events += len(note.plays) + 1
+            trick_notes += 1
+            if isinstance(prev, TrickNote) and note.round != prev.round:
+                raise SnapshotError(
+                    f"{where}: a trick of round {note.round} after one of round {prev.round} "
+                    "with no end of round between"
+                )
+            if isinstance(prev, RoundNote) and note.round != prev.round + 1:
+                raise SnapshotError(
+                    f"{where}: the end of round {prev.round} is followed by tricks of round "
+                    f"{prev.round + 1}, not {note.round}"
+                )
+            seats = [p for p in range(n) if alive[p] or out_round[p] >= note.round]
+            _check_order(note.plays, seats, f"{where}[3]", True)
+            if note.leader != note.plays[0][0]:
+                raise SnapshotError(f"{where}[2]: the leader is the first to play to the trick")
+            if last_winner >= 0 and note.leader != last_winner:
+                raise SnapshotError(
+                    f"{where}[2]: the winner of a trick leads the next: seat {last_winner}"
+                )
+            winner = _replay_trick(note.plays, f"{where}[3]")[3]
+            if note.winner != winner:
+                raise SnapshotError(f"{where}[4]: seat {winner} won this trick, not {note.winner}")
+            cards = 0
+            for _, a in note.plays:
+                cards |= mask_of(a.cards)
+            if round_cards.get(note.round, 0) & cards:
+                raise SnapshotError(f"{where}: a card is played twice in round {note.round}")
+            if cards & ~seen:
+                raise SnapshotError(f"{where}: every card of a trick won is in seen")
+            round_cards[note.round] = round_cards.get(note.round, 0) | cards
+            last_winner = winner
+        else:
+            events += 1
+            if prev is not None and not isinstance(prev, TrickNote):
+                raise SnapshotError(f"{where}: a round's end comes after its tricks")
+            if prev is not None and note.round != prev.round:
+                raise SnapshotError(
+                    f"{where}: the end of round {note.round} after a trick of round {prev.round}"
+                )
+            if note.round == rnd and not over:
+                raise SnapshotError(f"{where}: round {rnd} is under way, it has not ended")
+            final = note.round == rnd
+            if final != (note.size == 0) or (note.round == rnd - 1 and note.size != hand_size):
+                raise SnapshotError(
+                    f"{where}[4]: the next hand size is 0 once the game is over, else at least "
+                    f"1 (hand_size, {hand_size}, after the last round ended)"
+                )
+            if note.stock_to != (stock_taker if note.round == 1 else -1) or (
+                note.stock_to >= 0 and isinstance(prev, TrickNote) and prev.winner != note.stock_to
+            ):
+                raise SnapshotError(
+                    f"{where}[2]: the stock goes to the winner of the first round's last trick "
+                    "(stock_taker; -1 for none and in later rounds)"
+                )
+            if sorted(note.out) != [p for p in range(n) if out_round[p] == note.round]:
+                raise SnapshotError(
+                    f"{where}[3]: the seats out at the end of round {note.round} are those whose "
+                    "out_round it is"
+                )
+        prev = note
+    if over and not (isinstance(prev, RoundNote) and prev.round == rnd):
+        raise SnapshotError(f"history must end with the end of round {rnd} once the game is over")
+    if not over and isinstance(prev, TrickNote) and prev.round != rnd:
+        raise SnapshotError(f"history: round {prev.round} has not ended (no end of round)")
+    if trick_notes > tricks:
+        raise SnapshotError(f"tricks must count the {trick_notes} tricks of history at least")
+    if last_winner >= 0 and leader != last_winner:
+        raise SnapshotError(f"leader must be seat {last_winner}, the last trick's winner")
+    current: list[TrickNote] = []
+    j = len(history) - 1 - (1 if over else 0)
+    while j >= 0:
+        note = history[j]
+        if not isinstance(note, TrickNote) or note.round != rnd:
+            break
+        current.append(note)
+        j -= 1
+    current.reverse()
+    if len(current) != trick_count:
+        raise SnapshotError(
+            f"history must hold every trick of the round under way: trick_count is "
+            f"{trick_count}, history has {len(current)} of round {rnd}"
+        )
+    if rnd == 1 and (current[0].leader if current else leader) != dealer:
+        raise SnapshotError(f"the dealer (seat {dealer}) leads the first trick")
+    won = [0] * n
+    laid = 0
+    jokers_led: set[int] = set()
+    for tn in current:
+        for _, a in tn.plays:
+            won[tn.winner] |= mask_of(a.cards)
+        lead_play = tn.plays[0][1]
+        laid += len(lead_play.cards)
+        if lead_play.kind == SINGLE and lead_play.cards[0] >= 52:
+            jokers_led.add(tn.leader)
+    if trick and trick[0][1].kind == SINGLE and trick[0][1].cards[0] >= 52:
+        jokers_led.add(leader)
+    for p in range(n):
+        if won[p] != won_round[p]:
+            raise SnapshotError(
+                f"won_round[{p}] must be the cards of the tricks seat {p} won this round "
+                f"(history): {_texts_of(won[p])}"
+            )
+        if p in jokers_led:
+            if hand_m[p] & ~_JOKER_MASK or known_hand[p] != hand_m[p]:
+                raise SnapshotError(
+                    f"known_hand[{p}] must be hands[{p}], jokers only: seat {p} led a joker "
+                    "alone this round, which shows the rest of its hand"
+                )
+        elif known_hand[p]:
+            raise SnapshotError(
+                f"known_hand[{p}] must be empty: only a joker led alone this round shows a hand"
+            )
+    if laid + h != hand_size:
+        raise SnapshotError(
+            f"hand_size must be {laid + h}: this round's tricks (history) took {laid} card(s) "
+            f"from each hand, which holds {h} at the start of the trick under way"
+        )
+    n_events = _whole(snap["n_events"], "n_events", events, tricks * (n + 1) + rnd + len(trick))
+
+    # --- the state ------------------------------------------------------------------------
+    s = RatsState.__new__(RatsState)
+    s._init_core(game, Chance(0))
+    s._scoring_only = False
+    s.dealer = dealer
+    s.initial_hands = ()
+    s.initial_size = initial_size
+    s.hand_size = hand_size
+    s.hand_masks = hand_m
+    s.reserves = res_m
+    s.stock = stock_m
+    s.stock_taker = stock_taker
+    s.known = known
+    s.known_hand = known_hand
+    s.won_round = won_round
+    s.alive = alive
+    s.out_round = out_round
+    s.round = rnd
+    s.tricks = tricks
+    s.trick_count = trick_count
+    s.leader = leader
+    s.turn = turn
+    s.trick = tuple(trick)
+    s.trick_kind = kind_d
+    s.trick_n = n_d
+    s.trick_mask = mask_of(trick_cards) | mask_of(pending)
+    s.best = best_d
+    s.best_seat = best_seat_d
+    s.suit_led = suit_d
+    s.seen = seen
+    s.round_seen = round_seen
+    chain: Note | None = None
+    for note in history:
+        if isinstance(note, TrickNote):
+            chain = TrickNote(note.round, note.leader, note.plays, note.winner, chain)
+        else:
+            chain = RoundNote(note.round, note.stock_to, note.out, note.size, chain)
+    s.history = chain
+    s.n_events = n_events
+    s.over = over
+    s.cap_fired = cap_fired
+    s.pending = tuple(pending)
+    return s
