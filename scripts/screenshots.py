@@ -25,6 +25,7 @@ from typing import Any
 
 import uvicorn
 from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from ratgames.server.app import WS_MAX_SIZE, create_app
 from ratgames.server.tables import Settings
@@ -172,6 +173,7 @@ def table_shot(browser: Any, base: str, game: str, out: Path, seed: int) -> None
             f"localStorage.setItem('ratgames.table.{code}', {json.dumps(json.dumps(keys))});"
         )
         page = context.new_page()
+        page.set_default_timeout(5000)
         page.goto(f"{base}/t/{code}")
         if size == "phone":  # the first visit starts the game and plays a few moves
             page.get_by_role("button", name="Start the game").click()
@@ -182,7 +184,10 @@ def table_shot(browser: Any, base: str, game: str, out: Path, seed: int) -> None
             while moves < spec["moves"] and time.monotonic() < deadline:
                 if my_turn(page, game):
                     seq = board(page).get("seq")
-                    MOVES[game](page, rng)
+                    try:
+                        MOVES[game](page, rng)
+                    except PlaywrightTimeout:  # the table moved on under the move: look again
+                        continue
                     moves += 1
                     page.wait_for_function(
                         "(s) => document.querySelector('[data-testid=board]').dataset.seq !== s",

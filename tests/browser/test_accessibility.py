@@ -155,6 +155,8 @@ def test_a_finished_table_and_its_replay(server: Server, browser: Browser):
     no_overflow(ann.page)
     ann.page.get_by_role("link", name="All replays").click()
     expect(ann.page.get_by_test_id("records")).to_contain_text("Caged Rats")
+    # The winner by name (the list carries the seats: Ann and the easy bot).
+    expect(ann.page.get_by_test_id("records")).to_contain_text(re.compile("won by (Ann|Easy bot)"))
     assert "caged-rats" not in ann.page.get_by_test_id("records").inner_text()
     no_overflow(ann.page)
     ann.close()

@@ -127,14 +127,17 @@ async function replay(id: number, seat: number | null): Promise<Replay> {
   return { ...first, steps };
 }
 
+/** A stored game in the replay list: its summary and its table's seats (`GET /api/replays`). */
+export type ListedReplay = RecordSummary & { seats: { kind: string; name: string | null }[] };
+
 /** Public games, and the private ones of the tables whose tokens this browser keeps (asked
  * for with each header of tokens, the answers put together): the newest 50. */
-async function records(before?: number): Promise<RecordSummary[]> {
-  const path = `/api/records?limit=50${before ? `&before=${before}` : ""}`;
+async function records(before?: number): Promise<ListedReplay[]> {
+  const path = `/api/replays?limit=50${before ? `&before=${before}` : ""}`;
   const headers = tokenHeaders();
-  if (headers.length <= 1) return call<RecordSummary[]>(path, undefined, headers[0] ?? {});
-  const lists = await Promise.all(headers.map((h) => call<RecordSummary[]>(path, undefined, h)));
-  const byId = new Map<number, RecordSummary>();
+  if (headers.length <= 1) return call<ListedReplay[]>(path, undefined, headers[0] ?? {});
+  const lists = await Promise.all(headers.map((h) => call<ListedReplay[]>(path, undefined, h)));
+  const byId = new Map<number, ListedReplay>();
   for (const list of lists) for (const r of list) byId.set(r.id, r);
   return [...byId.values()].sort((a, b) => b.id - a.id).slice(0, 50);
 }

@@ -31,6 +31,7 @@ from collections.abc import Iterator, Mapping
 from typing import Annotated, Any
 
 import orjson
+import sqlalchemy as sa
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
@@ -39,8 +40,14 @@ from ratgames.core.errors import IllegalAction, RatgamesError, RecordError
 from ratgames.core.game import State
 from ratgames.core.records import replay as replay_record
 from ratgames.server import store
-from ratgames.server.protocol import MAX_HEADER_TOKENS, TOKEN_HEADER, ProblemDetail
-from ratgames.server.tables import RequestError, events_overlap
+from ratgames.server.protocol import (
+    MAX_HEADER_TOKENS,
+    TOKEN_HEADER,
+    ProblemDetail,
+    RecordSummary,
+    header_tokens,
+)
+from ratgames.server.tables import RequestError, events_overlap, hash_token
 
 MAX_STEPS = 20000
 """Longer games are cut to their first this many actions."""
@@ -401,3 +408,73 @@ async def record_replay(
     client = request.client.host if request.client else "?"
     page = await pages_of(request).make(engine, client, (record_id, seat, start, limit))
     return Response(content=page, media_type="application/json")
+
+
+class ListedSeat(BaseModel):
+    kind: str = Field(description="person, bot or open")
+    name: str | None = Field(description="A person's name, or a bot's level or spec.")
+
+
+class ListedReplay(RecordSummary):
+    """A stored game in the browser's replay list: its summary and who sat where."""
+
+    seats: list[ListedSeat]
+
+
+def with_seats(engine: Any, listed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records ``listed`` (of :func:`store.list_records`), each with the seats of its
+    table (as many as the game has players; a seat the store lacks is open)."""
+    codes = sorted({r["table"] for r in listed})
+    held: dict[str, dict[int, dict[str, Any]]] = {}
+    if codes:
+        s = store.seats
+        query = sa.select(s.c.table_code, s.c.seat, s.c.kind, s.c.name).where(
+            s.c.table_code.in_(codes)
+        )
+        with engine.connect() as conn:
+            for row in conn.execute(query):
+                held.setdefault(row.table_code, {})[row.seat] = {
+                    "kind": row.kind,
+                    "name": row.name,
+                }
+    blank = {"kind": "open", "name": None}
+    return [
+        {**r, "seats": [held.get(r["table"], {}).get(i, blank) for i in range(r["players"])]}
+        for r in listed
+    ]
+
+
+@router.get(
+    "/api/replays",
+    response_model=list[ListedReplay],
+    responses={400: {"model": ProblemDetail}, 422: {"model": ProblemDetail}},
+)
+async def replay_list(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=500, description="How many, newest first.")] = 50,
+    before: Annotated[
+        int | None, Query(ge=1, description="Only games with an id below this.")
+    ] = None,
+    x_ratgames_token: Annotated[
+        str | None,
+        Header(
+            alias=TOKEN_HEADER,
+            description=f"Seat or host tokens, separated by commas (at most "
+            f"{MAX_HEADER_TOKENS}): lists the games of their private tables too.",
+        ),
+    ] = None,
+) -> list[dict[str, Any]]:
+    """``GET /api/records`` for the replay page: the same games (public ones, and those of the
+    private tables the tokens belong to), each with its seats, so that the list can name who
+    won."""
+    try:
+        tokens = header_tokens(x_ratgames_token)
+    except ValueError as exc:
+        raise RequestError(400, "bad_token", str(exc)) from None
+    hashes = [hash_token(t) for t in tokens]
+    engine = request.app.state.lobby.engine
+
+    def listing() -> list[dict[str, Any]]:
+        return with_seats(engine, store.list_records(engine, limit, before, hashes))
+
+    return await asyncio.to_thread(listing)

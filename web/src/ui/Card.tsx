@@ -1,9 +1,13 @@
-// A playing card drawn with its rank and suit symbol (or face down).  Clickable cards are
-// buttons; every card has an accessible name ("queen of spades", "face-down card").  A button's
-// name is hidden text inside it rather than an aria-label, since the drawn face ("Q♠") is
-// symbols, not the words of its name.
+// A playing card drawn with its rank and suit (SVG art, ./cardArt), or its back when face down.
+// Clickable cards are buttons; every card has an accessible name ("queen of spades", "face-down
+// card").  A button's name is hidden text inside it rather than an aria-label, since the drawn
+// face is a picture, not the words of its name.  A card that shows up somewhere new moves
+// there from where it was (./motion).
 import type { JSX } from "preact";
-import { cardName, parseCard, SUIT_SYMBOL, suitInk } from "../cards";
+import { useLayoutEffect, useRef } from "preact/hooks";
+import { cardName, parseCard, suitInk } from "../cards";
+import { CardBack, JokerFace, PowerFace, RatNumberFace, StandardFace } from "./cardArt";
+import { placed } from "./motion";
 
 export interface CardProps {
   /** The card's text, or null for a face-down card. */
@@ -20,53 +24,39 @@ export interface CardProps {
   animate?: boolean;
   /** A clickable card drawn without the ring of a card that may be played now. */
   quiet?: boolean;
+  /** Where the card comes from when it first appears (a test id on the table: "draw-pile",
+   * "stack-2"), unless the same card was just drawn elsewhere (then it moves from there). */
+  from?: string;
 }
 
 export function Card(p: CardProps): JSX.Element {
   const c = p.card === null ? null : parseCard(p.card);
   const label = p.label ?? (p.card === null ? "face-down card" : cardName(p.card));
+  // A standard card or a joker is one of a kind: where it was last drawn is where it moves
+  // from when it shows up somewhere else.
+  const key = c !== null && c.kind !== "rat" ? c.text : null;
+  const ref = useRef<HTMLElement | null>(null);
+  const first = useRef(true);
+  useLayoutEffect(() => {
+    if (ref.current) placed(ref.current, first.current, key, p.testid ?? null, p.from ?? null);
+    first.current = false;
+  });
   let face: JSX.Element;
   let ink = "";
   if (c === null) {
-    face = <span class="back" aria-hidden="true" />;
+    face = <CardBack />;
   } else if (c.kind === "standard") {
     ink = "ink-" + suitInk(c.suit, !!p.fourColour);
-    const sym = SUIT_SYMBOL[c.suit];
-    face = (
-      <span class="face" aria-hidden="true">
-        <span class="corner">
-          {c.rank}
-          <br />
-          {sym}
-        </span>
-        <span class="pip">{sym}</span>
-      </span>
-    );
+    face = <StandardFace rank={c.rank} suit={c.suit} />;
   } else if (c.kind === "joker") {
     ink = c.text === "RJ" ? "ink-red" : "ink-black";
-    face = (
-      <span class="face" aria-hidden="true">
-        <span class="corner">J</span>
-        <span class="pip joker">★</span>
-        <span class="word">Joker</span>
-      </span>
-    );
+    face = <JokerFace />;
+  } else if (c.value === null) {
+    ink = "ink-power";
+    face = <PowerFace power={c.text as "PEEK" | "SWAP" | "DRAW2"} />;
   } else {
-    const power = c.value === null;
-    ink = power ? "ink-power" : c.value! <= 4 ? "ink-cat" : "ink-rat";
-    face = (
-      <span class="face" aria-hidden="true">
-        {power ? (
-          <span class="word power">{c.text === "DRAW2" ? "Draw 2" : c.text.toLowerCase()}</span>
-        ) : (
-          <>
-            <span class="corner">{c.text}</span>
-            <span class="pip num">{c.text}</span>
-            <span class="word">{c.value! <= 4 ? "cat" : "rat"}</span>
-          </>
-        )}
-      </span>
-    );
+    ink = c.value <= 4 ? "ink-cat" : "ink-rat";
+    face = <RatNumberFace value={c.value} />;
   }
   const cls = [
     "card",
@@ -88,6 +78,7 @@ export function Card(p: CardProps): JSX.Element {
   if (p.onClick) {
     return (
       <button
+        ref={(e) => void (ref.current = e)}
         type="button"
         class={cls}
         aria-pressed={p.selected === undefined ? undefined : p.selected}
@@ -104,6 +95,7 @@ export function Card(p: CardProps): JSX.Element {
   }
   return (
     <span
+      ref={(e) => void (ref.current = e)}
       class={cls}
       role="img"
       aria-label={label}

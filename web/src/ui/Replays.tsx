@@ -2,12 +2,12 @@
 // spectator's, drawn with the same table as live play.
 import type { JSX } from "preact";
 import { useContext, useEffect, useRef, useState } from "preact/hooks";
-import { api, ApiError } from "../api";
+import { api, ApiError, type ListedReplay } from "../api";
 import { withSuitSymbols } from "../cards";
-import type { RecordSummary, Replay, StateMsg } from "../protocol";
+import type { Replay, StateMsg } from "../protocol";
 import { Ctx, typing } from "./context";
 import { GameView } from "./games";
-import { Outcome } from "./parts";
+import { botName, distinct, Outcome, seatWords, tableSeatNames } from "./parts";
 import { fallbackName } from "./TablePage";
 
 const TITLES: Record<string, string> = {
@@ -16,20 +16,24 @@ const TITLES: Record<string, string> = {
   rats: "Rats",
   "caged-rats": "Caged Rats",
 };
-const LEVELS = ["easy", "normal", "hard", "expert"];
-
 /** A seat of a stored game as players read it: a person's name, "Expert bot" for a bot. */
 export function replaySeatName(seat: { name: string; player: string }, game: string, i: number): string {
   const name = seat.name || fallbackName(game, i);
   if (!seat.player || seat.player === "human") return name;
-  const level = name.toLowerCase();
-  if (LEVELS.includes(level)) return `${level.charAt(0).toUpperCase()}${level.slice(1)} bot`;
-  return `${name} (bot)`;
+  return botName(name);
+}
+
+/** Who won a listed game, by name ("won by Ann", "won by Ann and Normal bot"). */
+export function wonBy(r: ListedReplay): string {
+  const seats = (r.seats ?? []).map((s) => (s.kind === "open" ? { kind: "person", name: null } : s));
+  const names = tableSeatNames(seats, r.players, (i) => fallbackName(r.game, i));
+  const winners = (r.outcome?.winners ?? []).map((w) => names[w] ?? fallbackName(r.game, w));
+  return winners.length ? `won by ${winners.join(" and ")}` : "nobody won";
 }
 
 export function ReplayList(): JSX.Element {
   const { navigate } = useContext(Ctx);
-  const [records, setRecords] = useState<RecordSummary[] | null>(null);
+  const [records, setRecords] = useState<ListedReplay[] | null>(null);
   const [error, setError] = useState("");
   useEffect(() => {
     api.records().then(setRecords, (e: ApiError) => setError(e.message));
@@ -51,7 +55,7 @@ export function ReplayList(): JSX.Element {
               </a>{" "}
               <span class="muted">
                 {r.players} players · table {r.table}
-                {r.outcome ? ` · won by ${r.outcome.winners.map((w) => fallbackName(r.game, w)).join(", ")}` : ""}
+                {r.outcome ? ` · ${wonBy(r)}` : ""}
               </span>
             </li>
           ))}
@@ -102,7 +106,8 @@ export function ReplayView(p: { id: number; seat: number | null }): JSX.Element 
   if (error) return <main class="page"><h1>Replay #{p.id}</h1><p class="error" role="alert">{error}</p></main>;
   if (!replay) return <main class="page"><h1>Replay #{p.id}</h1><p>Loading...</p></main>;
   const s = replay.steps[Math.min(step, last)];
-  const names = replay.seats.map((x, i) => replaySeatName(x, replay.game, i));
+  const names = distinct(replay.seats.map((x, i) => replaySeatName(x, replay.game, i)));
+  const kinds = replay.seats.map((x) => ({ kind: x.player && x.player !== "human" ? "bot" : "person" }));
   const state: StateMsg = {
     type: "state",
     v: 1,
@@ -116,6 +121,7 @@ export function ReplayView(p: { id: number; seat: number | null }): JSX.Element 
     time: 0,
     outcome: step === last ? replay.outcome : null,
     record_id: replay.id,
+    race_version: null,
   };
   const changeSeat = (v: string) => {
     const n = v === "" ? null : Number(v);
@@ -173,7 +179,7 @@ export function ReplayView(p: { id: number; seat: number | null }): JSX.Element 
             <h2 id="log-h">This move</h2>
             <ol class="log" aria-labelledby="log-h" tabIndex={0}>
               {s.events.map((e, i) => (
-                <li key={i}>{withSuitSymbols(e.text ?? String(e.event.kind ?? ""))}</li>
+                <li key={i}>{withSuitSymbols(seatWords(e.text ?? String(e.event.kind ?? ""), kinds, names))}</li>
               ))}
             </ol>
           </section>

@@ -5,14 +5,14 @@ import type { JSX } from "preact";
 import { useContext, useEffect, useReducer, useRef, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
 import { withSuitSymbols } from "../cards";
-import { initial, type Model, personalise, reduce, refusalText, seatNames, sent } from "../model";
+import { initial, type Model, reduce, refusalText, sent } from "../model";
 import { Connection, socketUrl, type Status } from "../net";
 import type { ServerMsg, StateMsg, TableInfo } from "../protocol";
 import { seatLink, seatLinkToken } from "../route";
 import { Ctx, typing } from "./context";
 import { GameView, type GameProps } from "./games";
 import { NameField } from "./Lobby";
-import { Outcome } from "./parts";
+import { Outcome, seatWords, tableSeatNames } from "./parts";
 
 type Action = { kind: "msg"; msg: ServerMsg } | { kind: "sent"; id: number; action: string };
 
@@ -214,7 +214,7 @@ export function TablePage(p: { code: string }): JSX.Element {
     );
   }
 
-  const names = seatNames(table, table.players, (i) => fallbackName(table.game, i));
+  const names = tableSeatNames(table.seats, table.players, (i) => fallbackName(table.game, i));
   const playing = state !== null && table.status !== "lobby";
   const links = (
     <SeatLinks
@@ -350,7 +350,7 @@ export function TablePage(p: { code: string }): JSX.Element {
               >
                 {model.log.slice(-40).map((l) => (
                   <li key={l.n} class={l.seat !== null && l.seat === model.seat ? "mine" : ""}>
-                    {withSuitSymbols(personalise(l.text, table))}
+                    {withSuitSymbols(seatWords(l.text, table.seats, names))}
                   </li>
                 ))}
               </ol>
@@ -446,7 +446,7 @@ function WaitingRoom(p: {
   const link = `${location.origin}/t/${t.code}`;
   const open = t.seats.filter((s) => s.kind === "open").length;
   const seated = p.model.seat !== null;
-  const names = seatNames(t, t.players, (i) => fallbackName(t.game, i));
+  const names = tableSeatNames(t.seats, t.players, (i) => fallbackName(t.game, i));
 
   const join = async (ev: Event) => {
     ev.preventDefault();

@@ -71,3 +71,47 @@ export function ActButton(p: {
     </button>
   );
 }
+
+const LEVELS = ["easy", "normal", "hard", "expert"];
+
+/** A bot as players read it: "Easy bot" for a level; a name the server gave it otherwise
+ * ("Ratbot (bot)"), or just "Bot". */
+export function botName(name: string | null | undefined): string {
+  const level = (name ?? "").trim().toLowerCase();
+  if (LEVELS.includes(level)) return `${level.charAt(0).toUpperCase()}${level.slice(1)} bot`;
+  return name ? `${name} (bot)` : "Bot";
+}
+
+/** Names told apart: a name that several seats share gets each seat's number
+ * ("Normal bot (seat 2)", "Normal bot (seat 3)"). */
+export function distinct(names: readonly string[]): string[] {
+  return names.map((n, i) => (names.filter((x) => x === n).length > 1 ? `${n} (seat ${i + 1})` : n));
+}
+
+/** Every seat of a live table as players read it: people by their names, bots by their level
+ * or name ("Normal bot"), open seats as such; the seat's own name (from `fallback`) when the
+ * server gives none. */
+export function tableSeatNames(
+  seats: readonly { kind: string; name: string | null }[],
+  players: number,
+  fallback: (i: number) => string,
+): string[] {
+  return distinct(
+    Array.from({ length: players }, (_, i) => {
+      const s = seats[i];
+      if (!s) return fallback(i);
+      if (s.kind === "person") return s.name ?? fallback(i);
+      if (s.kind === "bot") return botName(s.name);
+      return "Open seat";
+    }),
+  );
+}
+
+/** A sentence of the game with the seats' names ("Seat 2 plays 7♥." -> "Normal bot plays
+ * 7♥."); a seat nobody has (an open one) keeps its number. */
+export function seatWords(text: string, seats: readonly { kind: string }[], names: readonly string[]): string {
+  return text.replace(/\bSeat (\d+)\b/g, (whole, n: string) => {
+    const i = Number(n) - 1;
+    return seats[i] && seats[i].kind !== "open" && names[i] ? names[i] : whole;
+  });
+}

@@ -1,13 +1,14 @@
 // Caged Rats: both cages (each rat with its captures), the capture on offer and the bid, your
 // hand (cage two rats, offer, bid, top face up or throw face down), feeding, and the scores.
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { cardName, cardShort, sortCards } from "../../cards";
 import { actionsFor, cageable, cageFor, phasePrompt, playable } from "../../games/caged";
 import type { Obj } from "../../protocol";
 import { Card } from "../Card";
 import { typing, useKeys } from "../context";
 import type { GameProps } from "../games";
+import { flyAway } from "../motion";
 import { ActButton } from "../parts";
 
 export function CagedRatsTable(p: GameProps): JSX.Element {
@@ -22,6 +23,18 @@ export function CagedRatsTable(p: GameProps): JSX.Element {
   const feeds = legal.filter((a) => a.startsWith("feed "));
 
   useEffect(() => setChosen([]), [p.state.seq]);
+
+  // A capture fed to a rat flies to it (the card as it was last drawn on offer).
+  const lastSeq = useRef(p.state.seq);
+  useLayoutEffect(() => {
+    const forward = p.state.seq > lastSeq.current;
+    lastSeq.current = p.state.seq;
+    if (!forward) return;
+    for (const e of p.state.events.map((x) => x.event)) {
+      if (e.kind === "feed" && typeof e.card === "string")
+        flyAway([e.card], `[data-testid="cage-${e.seat}"] .rat:nth-child(${e.rat})`);
+    }
+  }, [p.state.seq]);
 
   const click = (c: string) => {
     if (caging) setChosen(chosen.includes(c) ? chosen.filter((x) => x !== c) : [...chosen, c].slice(-2));
@@ -103,7 +116,7 @@ export function CagedRatsTable(p: GameProps): JSX.Element {
       <div class="offer-zone" data-testid="offer">
         <div class="pile">
           {view.offer ? (
-            <Card key={`o-${view.offer}`} card={view.offer} fourColour={p.fourColour} label={`Capture on offer: ${cardName(view.offer)}`} />
+            <Card key={`o-${view.offer}`} card={view.offer} fourColour={p.fourColour} label={`Capture on offer: ${cardName(view.offer)}`} from={view.offer_from_stock ? undefined : `cage-${view.leader}`} />
           ) : (
             <span class="card md empty" role="img" aria-label="No capture on offer" />
           )}
@@ -111,7 +124,7 @@ export function CagedRatsTable(p: GameProps): JSX.Element {
         </div>
         <div class="pile">
           {view.bid ? (
-            <Card key={`b-${view.bid}`} card={view.bid} fourColour={p.fourColour} label={`Bid: ${cardName(view.bid)}`} />
+            <Card key={`b-${view.bid}`} card={view.bid} fourColour={p.fourColour} label={`Bid: ${cardName(view.bid)}`} from={`cage-${view.leader}`} />
           ) : (
             <span class="card md empty" role="img" aria-label="No bid yet" />
           )}

@@ -1,13 +1,14 @@
 // Rat-a-Tat Cat: every row of four cards (yours large), the draw and discard piles, the card
 // in hand, the legal moves as buttons and keys, the round's reveal and the totals.
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { KEYS, lookingAt, parseSwap, prompt, slotAction, SLOTS, swapAction, visibleCard } from "../../games/ratatatcat";
 import type { Obj } from "../../protocol";
 import { cardName } from "../../cards";
 import { Card } from "../Card";
 import { typing, useKeys } from "../context";
 import type { GameProps } from "../games";
+import { flyAway, flyBetween } from "../motion";
 import { ActButton } from "../parts";
 
 const LABEL: Record<string, string> = {
@@ -32,6 +33,28 @@ export function RatATatCatTable(p: GameProps): JSX.Element {
   useEffect(() => {
     if (!swaps.length) setMine(null);
   }, [swaps.length]);
+
+  // Cards moving: what this message's events did decides where new cards come from (the
+  // drawn card from the draw pile or the discard pile, a discard from the hand or a slot) and
+  // which cards fly (the held card into its slot, two slots swapping).
+  const moved: Obj[] = p.state.events.map((e) => e.event);
+  const took = moved.some((e) => e.kind === "take");
+  const replaced = moved.find((e) => e.kind === "replace");
+  const heldFrom = took ? "discard-pile" : "draw-pile";
+  const discardFrom = replaced ? `slot-${replaced.seat}-${replaced.slot}` : moved.some((e) => e.kind === "discard") ? "held" : undefined;
+  const lastSeq = useRef(p.state.seq);
+  useLayoutEffect(() => {
+    const forward = p.state.seq > lastSeq.current;
+    lastSeq.current = p.state.seq;
+    if (!forward) return;
+    for (const e of moved) {
+      if (e.kind === "replace") flyAway(["held"], `[data-testid="slot-${e.seat}-${e.slot}"]`);
+      if (e.kind === "swap") {
+        flyBetween(`slot-${e.seat}-${e.slot}`, `[data-testid="slot-${e.other}-${e.other_slot}"]`);
+        flyBetween(`slot-${e.other}-${e.other_slot}`, `[data-testid="slot-${e.seat}-${e.slot}"]`);
+      }
+    }
+  }, [p.state.seq]);
 
   const act = (a: string) => {
     setMine(null);
@@ -72,7 +95,7 @@ export function RatATatCatTable(p: GameProps): JSX.Element {
   const row = (owner: number, big: boolean) => {
     const out = obs.out?.[owner] && !obs.in_round?.[owner];
     return (
-      <div class={"ratrow" + (turn === owner ? " turn" : "")} data-testid={`row-${owner}`}>
+      <div class={"ratrow" + (turn === owner ? " turn" : "") + (owner === me ? " mine" : "")} data-testid={`row-${owner}`}>
         <div class="who">
           <strong>{p.names[owner]}</strong>
           {owner === me ? " (you)" : ""} <span class="muted">total {obs.totals?.[owner] ?? 0}</span>
@@ -167,6 +190,7 @@ export function RatATatCatTable(p: GameProps): JSX.Element {
               onClick={legal.includes("take") ? () => act("take") : undefined}
               testid="discard-pile"
               fourColour={p.fourColour}
+              from={discardFrom}
             />
           ) : (
             <span class="card md empty" role="img" aria-label="Discard pile: empty" />
@@ -181,6 +205,7 @@ export function RatATatCatTable(p: GameProps): JSX.Element {
               label={heldText ? `Card in hand: ${heldText}` : "A drawn card, face down"}
               testid="held"
               fourColour={p.fourColour}
+              from={heldFrom}
             />
             <span class="count">{turn === me ? "in your hand" : `${turn !== null ? p.names[turn] : ""} holds`}</span>
           </div>

@@ -1,13 +1,14 @@
 // Rats: your hand (choose cards, play them as a combination or discard them), the trick with
 // the best play marked, hints of what beats it, everyone's hand and reserve sizes.
 import type { JSX } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { cardsIn, cardShort, sortCards } from "../../cards";
 import { discardable, hints, needed, nextDiscard, playsFor } from "../../games/rats";
 import type { Obj } from "../../protocol";
 import { Card } from "../Card";
 import { typing, useKeys } from "../context";
 import type { GameProps } from "../games";
+import { flyAway } from "../motion";
 import { ActButton } from "../parts";
 
 const HINTS_SHOWN = 14;
@@ -29,6 +30,20 @@ export function RatsTable(p: GameProps): JSX.Element {
   const discardStep = nextDiscard(legal, chosen);
   const discarding: string[] = trick?.discarding ?? [];
   const mayDiscard = discardStep !== null && (need === null || chosen.length === need - discarding.length);
+
+  // A trick won flies to its winner's place (the cards as they were last drawn).
+  const onTable: string[] = [
+    ...((trick?.plays ?? []) as Obj[]).flatMap((pl) => pl.cards as string[]),
+    ...discarding,
+  ];
+  const shownBefore = useRef<{ seq: number; cards: string[] }>({ seq: p.state.seq, cards: onTable });
+  useLayoutEffect(() => {
+    const before = shownBefore.current;
+    shownBefore.current = { seq: p.state.seq, cards: onTable };
+    if (p.state.seq <= before.seq) return;
+    const won = p.state.events.map((e) => e.event).find((e) => e.kind === "trick");
+    if (won) flyAway(before.cards.filter((c) => !onTable.includes(c)), `[data-testid="seat-${won.winner}"]`);
+  }, [p.state.seq]);
 
   // Keep the choice to cards still in the hand.
   useEffect(() => {
@@ -143,7 +158,7 @@ export function RatsTable(p: GameProps): JSX.Element {
                   </span>
                   <span class="cards">
                     {(pl.cards as string[]).map((c) => (
-                      <Card key={c} card={c} size="sm" fourColour={p.fourColour} />
+                      <Card key={c} card={c} size="sm" fourColour={p.fourColour} from={`seat-${pl.seat}`} />
                     ))}
                   </span>
                 </li>
@@ -153,7 +168,7 @@ export function RatsTable(p: GameProps): JSX.Element {
                   <span class="who">discarding</span>
                   <span class="cards">
                     {discarding.map((c) => (
-                      <Card key={c} card={c} size="sm" fourColour={p.fourColour} />
+                      <Card key={c} card={c} size="sm" fourColour={p.fourColour} from={`seat-${view.to_act?.[0] ?? 0}`} />
                     ))}
                   </span>
                 </li>

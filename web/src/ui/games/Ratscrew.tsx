@@ -20,6 +20,7 @@ import type { Obj } from "../../protocol";
 import { Card } from "../Card";
 import { typing, useKeys } from "../context";
 import type { GameProps } from "../games";
+import { flyAway } from "../motion";
 import { ActButton } from "../parts";
 
 const SHOWN = 5;
@@ -86,6 +87,18 @@ export function RatscrewTable(p: GameProps): JSX.Element {
   }, p.live);
 
   const shown = pile.slice(-SHOWN);
+  // A card played comes from its player's stack; a pile collected flies to the collector's.
+  const happened: Obj[] = p.state.events.map((e) => e.event);
+  const playedBy = [...happened].reverse().find((e) => e.kind === "play")?.seat;
+  const shownBefore = useRef<{ seq: number; cards: string[] }>({ seq: p.state.seq, cards: [] });
+  useLayoutEffect(() => {
+    const before = shownBefore.current;
+    shownBefore.current = { seq: p.state.seq, cards: shown };
+    if (p.state.seq <= before.seq) return;
+    const taken = happened.find((e) => e.kind === "collect" || e.kind === "slap");
+    if (taken && typeof taken.seat === "number" && !shown.length)
+      flyAway(before.cards, `[data-testid="stack-${taken.seat}"]`);
+  }, [p.state.seq]);
   // Drawn as slappable only with cards on it (an empty pile can only cost a card); a press
   // still counts just after the pile changed, aimed at the pile before.
   const offered = slapAction(legal) !== null;
@@ -160,6 +173,7 @@ export function RatscrewTable(p: GameProps): JSX.Element {
                 size="lg"
                 fourColour={p.fourColour}
                 class={i === shown.length - 1 ? "top" : ""}
+                from={playedBy !== undefined ? `stack-${playedBy}` : undefined}
               />
             ))}
           </span>
