@@ -90,3 +90,10 @@ def test_a_field_is_declared_once_with_a_known_copy_policy() -> None:
         fields.StateFields(fields.Field("a"), fields.Field("a"))
     with pytest.raises(ValueError, match="copy is one of shared, list, rows"):
         fields.Field("a", copy="deep")
+
+
+def test_a_list_of_cards_says_what_a_card_must_be() -> None:
+    codec = fields.Cards(("A", "B"), what="a letter card, A or B")
+    assert codec.read(["B", "A"], "row", None) == [1, 0]
+    with pytest.raises(SnapshotError, match=r"^row\[1\] must be a letter card, A or B, not 'C'$"):
+        codec.read(["A", "C"], "row", None)

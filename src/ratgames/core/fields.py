@@ -192,15 +192,17 @@ class Card(Codec):
 
 class Cards(Codec):
     """A list of cards written as their texts; ``size`` of them if given (an int, or a function
-    of the game), kept as a list (or a tuple with ``as_tuple``)."""
+    of the game), kept as a list (or a tuple with ``as_tuple``); ``what`` says what a card must
+    be, as :class:`Card` does."""
 
     def __init__(
         self,
         texts: Sequence[str],
         size: int | Callable[[Any], int] | None = None,
         as_tuple: bool = False,
+        what: str = "",
     ) -> None:
-        self.card = Card(texts)
+        self.card = Card(texts, what=what)
         self.size = size
         self.as_tuple = as_tuple
 

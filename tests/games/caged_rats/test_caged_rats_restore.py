@@ -166,8 +166,8 @@ def test_entries_and_their_ranges() -> None:
     state, snap = _position()
     for key, value, match in [
         ("phase", "dance", "phase must be one of cage, offer"),
-        ("actor", 2, "actor must be a whole number from -1 to 1"),
-        ("dealer", True, "dealer must be a whole number"),
+        ("actor", 2, "actor must be a seat from 0 to 1 or null"),
+        ("dealer", True, "dealer must be a seat from 0 to 1"),
         ("lead_no", 17, "lead_no"),
         ("rubber_no", 0, "rubber_no"),
         ("deals", -1, "deals"),
@@ -298,3 +298,14 @@ def test_damaged_snapshots_are_refused_or_are_positions(data: st.DataObject) -> 
     event("accepted")
     assert sorted(state.cards()) == game.deck()
     assert _snap(state) == snap
+
+
+def test_the_state_declares_each_of_its_fields_once() -> None:
+    state, _ = _position()
+    fields = CagedRatsState._fields
+    assert fields is not None
+    fields.check(state)
+    copy = state.clone()
+    assert copy.hands is not state.hands and copy.hands[0] is not state.hands[0]
+    assert copy.stocks[1] is not state.stocks[1] and copy.history is state.history
+    assert copy.snapshot() == state.snapshot()

@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Caged Rats: two players feed their caged rats with captures won by bidding.
 
 Red holds the 26 red cards (diamonds, hearts), black the 26 black ones (clubs, spades).  Each
@@ -13,18 +14,30 @@ Cards are the standard deck ints of :mod:`ratgames.cards`; seat 0 is red, seat 1
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple, cast
+from typing import Any, Final, NamedTuple
 
 from ratgames import cards as deckmod
 from ratgames.core._mypyc import mypyc_attr
-from ratgames.core.errors import DealError, IllegalAction, OptionError
+from ratgames.core.errors import OptionError
 from ratgames.core.events import event_json
+from ratgames.core.fields import (
+    ROWS,
+    Card,
+    Cards,
+    Custom,
+    Field,
+    Flag,
+    OneOf,
+    Rows,
+    Seat,
+    StateFields,
+    Whole,
+)
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
-from ratgames.core.snapshots import short as _short
 
 from . import views
 from .action import (
@@ -50,18 +63,16 @@ from .deck import (
     LEADS_PER_DEAL,
     OFFER,
     OVER,
-    OWNER,
     PHASE_NAMES,
     RANK,
     RAT_VALUE,
-    RED,
     RED_CARDS,
     REFILL,
     RESPOND,
     SEAT_NAMES,
-    STOCK_SIZE,
     SUIT,
     TEXT,
+    read_deal,
 )
 from .events import (
     Bid,
@@ -294,77 +305,11 @@ class CagedRats(Game):
             chance.rng.shuffle(red)
             chance.rng.shuffle(black)
         else:
-            dealer, red, black = _read_deal(deal)
+            dealer, red, black = read_deal(deal)
         state = CagedRatsState.__new__(CagedRatsState)
         state._init_core(self, chance)
         state._setup(dealer, red, black)
         return state
-
-    def _restore(self, snapshot: Mapping[str, Any]) -> CagedRatsState:
-        """The position of ``snapshot`` (:meth:`CagedRatsState.snapshot`), checked by playing
-        the current deal's events again from a deal that leads to it: every entry must be what
-        those events and the earlier deals' history make it (see
-        :func:`ratgames.games.caged_rats.snapshot.restore_position`)."""
-        from .snapshot import restore_position
-
-        return restore_position(self, snapshot)
-
-
-def _read_deal(deal: Mapping[str, Any]) -> tuple[int, list[int], list[int]]:
-    """(dealer, red cards, black cards: hand then stock top first) of an explicit deal, or
-    :class:`DealError` naming what is wrong with it."""
-    fmt = (
-        'a deal is {"dealer": "red" or "black", "red": {"hand": [8 cards], "stock": [18 cards]}, '
-        '"black": {...}}'
-    )
-    if not isinstance(deal, Mapping):
-        raise DealError(f"{fmt}, not {_short(deal)}")
-    keys = set(COLOUR_KEYS) | {"dealer"}
-    unknown = [k for k in cast("Mapping[object, Any]", deal) if k not in keys]
-    if unknown:
-        raise DealError(f"the deal has unknown keys {_short(unknown)}; {fmt}")
-    missing = [k for k in ("dealer", *COLOUR_KEYS) if k not in deal]
-    if missing:
-        raise DealError(f"the deal lacks {', '.join(repr(k) for k in missing)}; {fmt}")
-    dealer = deal["dealer"]
-    if not isinstance(dealer, str) or dealer not in COLOUR_KEYS:
-        raise DealError(f"the deal's 'dealer' is 'red' or 'black', not {_short(dealer)}")
-    halves: list[list[int]] = []
-    for seat, key in enumerate(COLOUR_KEYS):
-        half = deal[key]
-        if not isinstance(half, Mapping) or set(half) != {"hand", "stock"}:
-            raise DealError(
-                f"the deal's {key!r} is an object with 'hand' and 'stock' only, not {_short(half)}"
-            )
-        order: list[int] = []
-        for part, size in (("hand", HAND_SIZE), ("stock", STOCK_SIZE)):
-            listed = half[part]
-            if not isinstance(listed, list | tuple) or len(listed) != size:
-                raise DealError(f"the {key} {part} is a list of {size} cards, not {_short(listed)}")
-            for text in listed:
-                order.append(_card_in_deal(text, seat, f"the {key} {part}"))
-        seen: set[int] = set()
-        for card in order:
-            if card in seen:
-                raise DealError(f"{TEXT[card]} is dealt twice in the {key} hand and stock")
-            seen.add(card)
-        halves.append(order)
-    return COLOUR_KEYS.index(dealer), halves[0], halves[1]
-
-
-def _card_in_deal(text: object, seat: int, where: str) -> int:
-    """A card of ``seat``'s colour written in a deal, else :class:`DealError`."""
-    colour = COLOUR_KEYS[seat]
-    if not isinstance(text, str):
-        raise DealError(f"{where}: a card is written as text such as '10H', not {_short(text)}")
-    try:
-        card = deckmod.parse_card(text)
-    except IllegalAction as exc:
-        raise DealError(f"{where}: {exc}") from None
-    if card >= 52 or OWNER[card] != seat:
-        suits = "hearts and diamonds" if seat == RED else "clubs and spades"
-        raise DealError(f"{where}: {text!r} is not a {colour} card; {colour} holds the {suits}")
-    return card
 
 
 _WANTED: Final[tuple[tuple[str, ...], ...]] = (
@@ -388,11 +333,79 @@ _EXPECTED: Final[dict[int, str]] = {
 
 # --- the state ----------------------------------------------------------------------------------
 
+_CARD_HELP = "a card of the 52-card deck, no jokers, written as in '10H', 'QS' or 'AD'"
+_CARD_LIST = Cards(TEXT, what=_CARD_HELP)
+_CARD_TUPLE = Cards(TEXT, as_tuple=True, what=_CARD_HELP)
+
+
+def _card_rows(count: int) -> Rows:
+    """``count`` lists of cards (each a tuple), as a tuple."""
+    return Rows(_CARD_TUPLE, count=count, as_tuple=True, what="lists of cards")
+
+
+def _pair(high: int | Callable[[Any], int]) -> Rows:
+    """A (red, black) pair of whole numbers from 0 to ``high``."""
+    return Rows(Whole(0, high), count=2, as_tuple=True, what="whole numbers (red, black)")
+
+
+def _stocks_json(stocks: list[list[int]]) -> JSON:
+    """Each stock written top card first (a stock's top card is its last element)."""
+    return [[TEXT[c] for c in reversed(stock)] for stock in stocks]
+
+
+def _read_stocks(value: object, entry: str, game: Any) -> list[list[int]]:
+    rows: list[list[int]] = Rows(_CARD_LIST, what="lists of cards").read(value, entry, game)
+    return [row[::-1] for row in rows]
+
+
+def _pile_json(pile: tuple[int, ...]) -> JSON:
+    """The discards, in card-text order (the order they were discarded in is not kept)."""
+    return sorted(TEXT[c] for c in pile)
+
+
+def _history_json(history: tuple[DealSummary, ...]) -> JSON:
+    return [h.to_json() for h in history]
+
+
+def _read_history(value: object, entry: str, game: Any) -> tuple[DealSummary, ...]:
+    from .snapshot import read_history
+
+    return read_history(value, entry)
+
 
 class CagedRatsState(State[Act, CagedRats]):
     """One moment of a Caged Rats game (a whole rubber or match, or one deal)."""
 
     _observation_parts = views.OBSERVATION_PARTS
+    _fields = StateFields(
+        Field("phase", snap=OneOf(PHASE_NAMES)),
+        Field("actor", snap=Seat(none=True)),
+        Field("dealer", snap=Seat()),
+        Field("lead_no", snap=Whole(0, LEADS_PER_DEAL)),
+        Field("offer", snap=Card(TEXT, none=True, what=_CARD_HELP)),
+        Field("from_stock", snap=Flag()),
+        Field("bid", snap=Card(TEXT, none=True, what=_CARD_HELP)),
+        Field("hands", ROWS, Rows(_CARD_LIST, what="lists of cards")),
+        Field("stocks", ROWS, Custom(_stocks_json, _read_stocks), entry="stocks_top_first"),
+        Field("rats", snap=_card_rows(2)),
+        Field("fed", snap=_card_rows(4)),
+        Field("pile", snap=Custom(_pile_json, _CARD_TUPLE.read)),
+        Field("thrown", snap=_card_rows(2)),
+        Field("scores", snap=_pair(lambda game: 160 * game.options["max_deals"])),
+        Field("rubber_wins", snap=_pair(2)),
+        Field("rubber_no", snap=Whole(1, 3)),
+        Field("deals", snap=Whole(0, lambda game: game.options["max_deals"])),
+        Field(
+            "leads_total", snap=Whole(0, lambda game: LEADS_PER_DEAL * game.options["max_deals"])
+        ),
+        Field("history", snap=Custom(_history_json, _read_history)),
+        Field("capped", snap=Flag()),
+        Field("initial"),
+        Field("plog"),
+        extra=("deal_events",),
+    )
+    """The state declared once: the core derives :meth:`clone`, :meth:`snapshot` (and its
+    ``deal_events``, :meth:`_snapshot_extra`) and the shape checks of a snapshot restored."""
 
     __slots__ = (
         "actor",
@@ -467,35 +480,6 @@ class CagedRatsState(State[Act, CagedRats]):
         self.plog = ((DealStarted, self.deals + 1, dealer, self.rubber_no), self.plog)
 
     # --- core hooks -----------------------------------------------------------------------------
-
-    def clone(self) -> CagedRatsState:
-        c = CagedRatsState.__new__(CagedRatsState)
-        self._copy_core_to(c)
-        c.actor = self.actor
-        c.bid = self.bid
-        c.capped = self.capped
-        c.dealer = self.dealer
-        c.deals = self.deals
-        c.plog = self.plog
-        c.fed = self.fed
-        c.from_stock = self.from_stock
-        h = self.hands
-        c.hands = [h[0][:], h[1][:]]
-        c.history = self.history
-        c.initial = self.initial
-        c.lead_no = self.lead_no
-        c.leads_total = self.leads_total
-        c.offer = self.offer
-        c.phase = self.phase
-        c.pile = self.pile
-        c.rats = self.rats
-        c.rubber_no = self.rubber_no
-        c.rubber_wins = self.rubber_wins
-        c.scores = self.scores
-        s = self.stocks
-        c.stocks = [s[0][:], s[1][:]]
-        c.thrown = self.thrown
-        return c
 
     def seats_to_act(self) -> list[int]:
         if self.phase == OVER:
@@ -841,30 +825,15 @@ class CagedRatsState(State[Act, CagedRats]):
         """A state ``seat`` cannot tell from this one (:func:`views.sample_consistent`)."""
         return views.sample_consistent(self, self._check_seat(seat), rng)
 
-    def snapshot(self) -> dict[str, JSON]:
-        return {
-            "phase": PHASE_NAMES[self.phase],
-            "actor": self.actor,
-            "dealer": self.dealer,
-            "lead_no": self.lead_no,
-            "offer": TEXT[self.offer] if self.offer >= 0 else None,
-            "from_stock": self.from_stock,
-            "bid": TEXT[self.bid] if self.bid >= 0 else None,
-            "hands": [[TEXT[c] for c in h] for h in self.hands],
-            "stocks_top_first": [[TEXT[c] for c in reversed(st)] for st in self.stocks],
-            "rats": [[TEXT[c] for c in r] for r in self.rats],
-            "fed": [[TEXT[c] for c in f] for f in self.fed],
-            "pile": sorted(TEXT[c] for c in self.pile),
-            "thrown": [[TEXT[c] for c in t] for t in self.thrown],
-            "scores": list(self.scores),
-            "rubber_wins": list(self.rubber_wins),
-            "rubber_no": self.rubber_no,
-            "deals": self.deals,
-            "leads_total": self.leads_total,
-            "history": [h.to_json() for h in self.history],
-            "capped": self.capped,
-            "deal_events": [event_json(self.game, e) for e in views.deal_events(self, (0, 1))],
-        }
+    def _snapshot_extra(self) -> dict[str, JSON]:
+        return {"deal_events": [event_json(self.game, e) for e in views.deal_events(self, (0, 1))]}
+
+    def _restored(self, snapshot: Mapping[str, Any]) -> None:
+        """The position must be one the rules reach: the current deal's events are played again
+        (:func:`ratgames.games.caged_rats.snapshot.restored`)."""
+        from .snapshot import restored
+
+        restored(self, snapshot)
 
     def cards(self) -> list[int]:
         out = self.hands[0] + self.hands[1] + self.stocks[0] + self.stocks[1]
@@ -892,3 +861,6 @@ class CagedRatsState(State[Act, CagedRats]):
                 "stock": [TEXT[c] for c in cards[HAND_SIZE:]],
             }
         return deal
+
+
+CagedRats.state_class = CagedRatsState

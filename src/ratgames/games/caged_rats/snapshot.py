@@ -1,15 +1,16 @@
-"""Caged Rats positions restored from their snapshots: every entry read and checked, and the
-position checked to be one the rules reach, by playing the current deal's events again."""
+"""What ties a Caged Rats snapshot's entries together, once the core has read each of them by the
+state's field declaration (``CagedRatsState._fields``): every card once, an earlier deals'
+history that leads to the scores and dealer, and a current deal that the rules reach, checked by
+playing its events (``deal_events``) again."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from ratgames.core import snapshots
 from ratgames.core.errors import IllegalAction, SnapshotError
 from ratgames.core.events import event_json
-from ratgames.core.game import Chance
 from ratgames.core.snapshots import json_text as _json_text
 from ratgames.core.snapshots import short as _short
 from ratgames.core.snapshots import whole as _whole
@@ -25,36 +26,10 @@ from .deck import (
     LEADS_PER_DEAL,
     OVER,
     OWNER,
-    PHASE_NAMES,
     SEAT_NAMES,
     TEXT,
 )
-from .rules import CagedRats, CagedRatsState, DealSummary, after_deal, cage_points, next_dealer
-
-SNAPSHOT_KEYS: tuple[str, ...] = (
-    "phase",
-    "actor",
-    "dealer",
-    "lead_no",
-    "offer",
-    "from_stock",
-    "bid",
-    "hands",
-    "stocks_top_first",
-    "rats",
-    "fed",
-    "pile",
-    "thrown",
-    "scores",
-    "rubber_wins",
-    "rubber_no",
-    "deals",
-    "leads_total",
-    "history",
-    "capped",
-    "deal_events",
-)
-"""The entries of :meth:`CagedRatsState.snapshot`, each required by :func:`restore_position`."""
+from .rules import CagedRatsState, DealSummary, after_deal, cage_points, next_dealer
 
 SUMMARY_KEYS = ("points", "exact", "overfed", "captures")
 EVENT_KINDS = (
@@ -105,15 +80,6 @@ def _snap_card(value: object, entry: str) -> int:
     return snapshots.card(value, entry, CARD_OF_TEXT, _CARD_HELP)
 
 
-def _snap_cards(value: object, entry: str) -> list[int]:
-    return snapshots.card_list(value, entry, CARD_OF_TEXT, _CARD_HELP)
-
-
-def _snap_rows(value: object, entry: str, count: int) -> list[list[int]]:
-    rows = snapshots.items(value, entry, "lists of cards", count)
-    return [_snap_cards(v, f"{entry}[{i}]") for i, v in enumerate(rows)]
-
-
 def _snap_pair(value: object, entry: str, high: int) -> tuple[int, int]:
     pair = snapshots.items(value, entry, "whole numbers (red, black)", 2)
     return (_whole(pair[0], f"{entry}[0]", 0, high), _whole(pair[1], f"{entry}[1]", 0, high))
@@ -145,38 +111,35 @@ def _snap_summary(value: object, entry: str) -> DealSummary:
     return DealSummary(points, exact, overfed, captures)
 
 
-def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState:
-    """The state whose snapshot is ``snap``, or :class:`SnapshotError` naming what is wrong.
+def read_history(value: object, entry: str) -> tuple[DealSummary, ...]:
+    """``history``: the summary of each deal played, each one a deal can give."""
+    listed = snapshots.items(value, entry, "deal summaries")
+    return tuple(_snap_summary(h, f"{entry}[{i}]") for i, h in enumerate(listed))
 
-    Beyond the shape of each entry and every card once, the position must be one the rules
-    reach: the earlier deals' ``history`` must lead to the scores, rubbers and dealer, and the
-    current deal's events (``deal_events``) are played again, with the rules' own checks, from a
-    deal that gives each player the cards she played in the order she played them (then her hand
-    and stock).  Every entry must then be what that play makes it.
+
+def restored(state: CagedRatsState, snap: Mapping[str, Any]) -> None:
+    """Checks that ``state``, holding the fields read from ``snap``, is a position the rules
+    reach, and makes it that position; else :class:`SnapshotError` naming what is wrong.
+
+    Every card must be in one place, once; the earlier deals' ``history`` must lead to the
+    scores, rubbers and dealer; and the current deal's events (``deal_events``) are played
+    again, with the rules' own checks, from a deal that gives each player the cards she played in
+    the order she played them (then her hand and stock).  Every entry must then be what that play
+    makes it.
     """
-    snapshots.entries(snap, SNAPSHOT_KEYS, "a Caged Rats snapshot")
+    game = state.game
     opts = game.options
-    max_deals: int = opts["max_deals"]
-    phase = snapshots.one_of(snap["phase"], "phase", PHASE_NAMES)
-    _whole(snap["actor"], "actor", -1, 1)
-    dealer = _whole(snap["dealer"], "dealer", 0, 1)
-    _whole(snap["lead_no"], "lead_no", 0, LEADS_PER_DEAL)
-    table: dict[str, int] = {}
-    for name in ("offer", "bid"):
-        value = snap[name]
-        if value is not None:
-            table[name] = _snap_card(value, name)
-    snapshots.flag(snap["from_stock"], "from_stock")
-    hands = _snap_rows(snap["hands"], "hands", 2)
-    stocks = _snap_rows(snap["stocks_top_first"], "stocks_top_first", 2)
-    rats = _snap_rows(snap["rats"], "rats", 2)
     for seat in (0, 1):
-        if len(rats[seat]) not in (0, 2):
-            raise SnapshotError(f"rats[{seat}] holds no rat or two, not {len(rats[seat])}")
-    fed = _snap_rows(snap["fed"], "fed", 4)
-    pile = _snap_cards(snap["pile"], "pile")
-    thrown = _snap_rows(snap["thrown"], "thrown", 2)
-    places: list[tuple[str, list[int]]] = [
+        if len(state.rats[seat]) not in (0, 2):
+            raise SnapshotError(f"rats[{seat}] holds no rat or two, not {len(state.rats[seat])}")
+    hands, stocks, rats, fed, thrown = (
+        state.hands,
+        state.stocks,
+        state.rats,
+        state.fed,
+        state.thrown,
+    )
+    places: list[tuple[str, Sequence[int]]] = [
         ("hands[0]", hands[0]),
         ("hands[1]", hands[1]),
         ("stocks_top_first[0]", stocks[0]),
@@ -184,10 +147,14 @@ def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState
         ("rats[0]", rats[0]),
         ("rats[1]", rats[1]),
         *[(f"fed[{i}]", fed[i]) for i in range(4)],
-        ("pile", pile),
+        ("pile", state.pile),
         ("thrown[0]", thrown[0]),
         ("thrown[1]", thrown[1]),
-        *[(name, [card]) for name, card in table.items()],
+        *[
+            (name, [card])
+            for name, card in (("offer", state.offer), ("bid", state.bid))
+            if card >= 0
+        ],
     ]
     snapshots.each_once(
         places,
@@ -196,24 +163,18 @@ def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState
         "the 52-card deck",
         "hands, stocks_top_first, rats, fed, pile, thrown, offer, bid",
     )
-    _snap_pair(snap["scores"], "scores", 160 * max_deals)
-    _snap_pair(snap["rubber_wins"], "rubber_wins", 2)
-    _whole(snap["rubber_no"], "rubber_no", 1, 3)
-    deals = _whole(snap["deals"], "deals", 0, max_deals)
-    _whole(snap["leads_total"], "leads_total", 0, LEADS_PER_DEAL * max_deals)
-    snapshots.flag(snap["capped"], "capped")
-    raw_history = snap["history"]
-    if type(raw_history) is not list or len(raw_history) != deals:
+    history = state.history
+    deals = state.deals
+    if len(history) != deals:
         raise SnapshotError(
             f"history is a list of the {deals} deals played (as 'deals' says), one object "
-            f"each, not {_short(raw_history)}"
+            f"each, not {_short(snap['history'])}"
         )
-    entries: list[object] = raw_history
-    history = [_snap_summary(h, f"history[{i}]") for i, h in enumerate(entries)]
     events = _snap_events(snap["deal_events"])
 
     # The earlier deals: the scores, rubbers and dealer they lead to.
-    over = phase == OVER
+    dealer = state.dealer
+    over = state.phase == OVER
     if over and not history:
         raise SnapshotError("history: a finished game has played at least one deal")
     prior = history[:-1] if over else history
@@ -234,54 +195,9 @@ def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState
             f"dealer: after the deals in history {SEAT_NAMES[must_deal]} deals this deal "
             f"(dealer {must_deal}), not {SEAT_NAMES[dealer]}"
         )
+    orders = _deal_orders(state, events)
 
-    # The current deal: each player's cards in the order they left her hand, then her hand.
-    passed: list[list[int]] = [[], []]
-    from_stock: list[int] = []
-    for i, event in enumerate(events):
-        kind = event["kind"]
-        if kind not in PLAYED_KINDS:
-            continue
-        seat = _whole(event.get("seat"), f"deal_events[{i}].seat", 0, 1)
-        if kind == "cage":
-            pair = event.get("rats")
-            if type(pair) is not list or len(pair) != 2:
-                raise SnapshotError(f"deal_events[{i}].rats is a list of two cards")
-            passed[seat] += [_snap_card(c, f"deal_events[{i}].rats") for c in pair]
-            continue
-        card = _snap_card(event.get("card"), f"deal_events[{i}].card")
-        if kind == "offer" and event.get("from_stock") is True:
-            from_stock.append(card)
-        else:
-            passed[seat].append(card)
-    if len(from_stock) > 1:
-        raise SnapshotError(
-            "deal_events: only the dealer's first capture is turned up from her stock, once a "
-            f"deal, not {len(from_stock)} captures"
-        )
-    orders: list[list[int]] = []
-    for seat in (0, 1):
-        turned = from_stock if seat == dealer else []
-        held = passed[seat] + hands[seat]
-        mine = held + turned + stocks[seat]
-        colour = COLOUR_KEYS[seat]
-        if sorted(mine) != list(COLOUR_CARDS[seat]) or len(held) < HAND_SIZE:
-            wrong = [f"{TEXT[c]} is not {colour}" for c in sorted(set(mine)) if OWNER[c] != seat]
-            wrong += [f"{TEXT[c]} comes twice" for c in sorted(set(mine)) if mine.count(c) > 1]
-            wrong += [f"{TEXT[c]} is missing" for c in COLOUR_CARDS[seat] if c not in mine]
-            if not wrong:
-                wrong = [f"only {len(held)} went through her hand"]
-            raise SnapshotError(
-                f"deal_events, hands[{seat}] and stocks_top_first[{seat}]: the cards {colour} "
-                f"played this deal, her hand and her stock are her 26 cards, each once, at "
-                f"least {HAND_SIZE} of them through her hand; " + ", ".join(wrong)
-            )
-        # A deal in which each card reaches her hand before she plays it: the first 8 to leave
-        # it were dealt to her, the others are drawn in the order they are played.
-        orders.append(held[:HAND_SIZE] + turned + held[HAND_SIZE:] + stocks[seat])
-
-    state = CagedRatsState.__new__(CagedRatsState)
-    state._init_core(game, Chance(0))
+    # The position played again: the earlier deals' outcome, then this deal's events.
     state.initial = None
     state.scores = scores
     state.rubber_wins = wins
@@ -312,10 +228,61 @@ def restore_position(game: CagedRats, snap: Mapping[str, Any]) -> CagedRatsState
                 f"deal_events[{i}] is {_short(given)}, but the deal played so far makes it "
                 f"{_short(made)}"
             )
+    fields = type(state)._fields
+    assert fields is not None
     snapshots.agree(
-        snap, state.snapshot(), SNAPSHOT_KEYS, "after the deal's events and the history"
+        snap, state.snapshot(), fields.entries, "after the deal's events and the history"
     )
-    return state
+
+
+def _deal_orders(state: CagedRatsState, events: list[Mapping[str, object]]) -> list[list[int]]:
+    """Each player's cards in a deal that leads to the current one: the cards in the order they
+    left her hand (read from ``events``), then her hand, then her stock."""
+    passed: list[list[int]] = [[], []]
+    from_stock: list[int] = []
+    for i, event in enumerate(events):
+        kind = event["kind"]
+        if kind not in PLAYED_KINDS:
+            continue
+        seat = _whole(event.get("seat"), f"deal_events[{i}].seat", 0, 1)
+        if kind == "cage":
+            pair = event.get("rats")
+            if type(pair) is not list or len(pair) != 2:
+                raise SnapshotError(f"deal_events[{i}].rats is a list of two cards")
+            passed[seat] += [_snap_card(c, f"deal_events[{i}].rats") for c in pair]
+            continue
+        card = _snap_card(event.get("card"), f"deal_events[{i}].card")
+        if kind == "offer" and event.get("from_stock") is True:
+            from_stock.append(card)
+        else:
+            passed[seat].append(card)
+    if len(from_stock) > 1:
+        raise SnapshotError(
+            "deal_events: only the dealer's first capture is turned up from her stock, once a "
+            f"deal, not {len(from_stock)} captures"
+        )
+    orders: list[list[int]] = []
+    for seat in (0, 1):
+        turned = from_stock if seat == state.dealer else []
+        held = passed[seat] + state.hands[seat]
+        stock = state.stocks[seat][::-1]  # top first
+        mine = held + turned + stock
+        colour = COLOUR_KEYS[seat]
+        if sorted(mine) != list(COLOUR_CARDS[seat]) or len(held) < HAND_SIZE:
+            wrong = [f"{TEXT[c]} is not {colour}" for c in sorted(set(mine)) if OWNER[c] != seat]
+            wrong += [f"{TEXT[c]} comes twice" for c in sorted(set(mine)) if mine.count(c) > 1]
+            wrong += [f"{TEXT[c]} is missing" for c in COLOUR_CARDS[seat] if c not in mine]
+            if not wrong:
+                wrong = [f"only {len(held)} went through her hand"]
+            raise SnapshotError(
+                f"deal_events, hands[{seat}] and stocks_top_first[{seat}]: the cards {colour} "
+                f"played this deal, her hand and her stock are her 26 cards, each once, at "
+                f"least {HAND_SIZE} of them through her hand; " + ", ".join(wrong)
+            )
+        # A deal in which each card reaches her hand before she plays it: the first 8 to leave
+        # it were dealt to her, the others are drawn in the order they are played.
+        orders.append(held[:HAND_SIZE] + turned + held[HAND_SIZE:] + stock)
+    return orders
 
 
 def _snap_events(value: object) -> list[Mapping[str, object]]:
@@ -339,7 +306,7 @@ def _snap_events(value: object) -> list[Mapping[str, object]]:
 
 
 def _played_action(state: CagedRatsState, event: Mapping[str, object]) -> Act | None:
-    """The action a player took in ``event`` (already read by :func:`restore_position`), or
+    """The action a player took in ``event`` (already read by :func:`restored`), or
     None for an event that follows from the rules (a capture turned up from stock, a feed
     without a choice, a draw, a score)."""
     kind = event["kind"]
