@@ -19,6 +19,7 @@ function state(seq: number, events: string[]): StateMsg {
   return {
     type: "state", v: 1, seq, seat: 0, observation: {}, view: null, legal: [], to_act: [],
     events: events.map((t) => ({ event: { kind: "x", seat: 0 }, text: t })), time: 0, outcome: null, record_id: null,
+    race_version: null,
   };
 }
 

@@ -38,9 +38,15 @@ Version = Literal[1]
 
 
 class Message(BaseModel):
-    """Base of every message: unknown fields are refused, so typos show up at once."""
+    """Base of every message: unknown fields are refused, so typos show up at once.
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    What the server sends always holds every field (the schema of a message as sent lists a
+    field with a default as required, :func:`json_schema`), except where a model says
+    otherwise (:data:`SOMETIMES_SENT`)."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, strict=True, json_schema_serialization_defaults_required=True
+    )
 
 
 def _clean_name(value: str) -> str:
@@ -304,6 +310,19 @@ class TableInfo(Message):
     created: str
 
 
+class Outcome(Message):
+    """How a finished game ended (the engine's ``Outcome.to_json()``): the winning seats, each
+    seat's points in the game's own scoring, its place (1 the best, ties share one), why it
+    ended, whether a safety cap ended it, and game-specific figures."""
+
+    winners: list[int]
+    points: list[float]
+    places: list[int]
+    reason: str
+    capped: bool
+    details: dict[str, Any]
+
+
 class EventItem(Message):
     """One new event: its JSON (``{"kind": ...}``, as the game made it) and a sentence for the
     viewer (None where the game could not say it)."""
@@ -358,7 +377,7 @@ class StateMsg(Message):
     to_act: list[int] = []
     events: list[EventItem] = []
     time: float = Field(description="Seconds of play since the game started.")
-    outcome: dict[str, Any] | None = None
+    outcome: Outcome | None = None
     record_id: int | None = None
     events_kept: int | None = Field(
         default=None,
@@ -546,18 +565,42 @@ class Joined(Message):
     token: str
 
 
+class OptionInfo(Message):
+    """One option of a game: its default, the values allowed (in words) and what it does."""
+
+    default: Any
+    allowed: str
+    help: str
+
+
+class BotParam(Message):
+    """One parameter of a bot spec (``name:param=value``): its default and what it does."""
+
+    default: Any
+    help: str
+
+
+class BotInfo(Message):
+    """A bot a game can be played by: its spec name, a line on it and its parameters."""
+
+    name: str
+    summary: str
+    params: dict[str, BotParam]
+
+
 class GameInfo(Message):
-    """A game for the lobby: its description, options (default, allowed, help), bots, levels."""
+    """A game for the lobby: its description, options, bots, and the levels (level name: the
+    bot spec it stands for)."""
 
     id: str
     title: str
     summary: str
-    players: list[int]
+    players: list[int] = Field(description="The fewest and the most players.")
     default_players: int
     real_time: bool
     rules_version: int
-    options: dict[str, Any]
-    bots: list[dict[str, Any]]
+    options: dict[str, OptionInfo]
+    bots: list[BotInfo]
     levels: dict[str, str]
     rules: str
 
@@ -570,7 +613,7 @@ class RecordSummary(Message):
     game: str
     players: int
     created: str
-    outcome: dict[str, Any] | None
+    outcome: Outcome | None
     public: bool = Field(
         default=True,
         description="False for a private table's game: listed and readable only with a seat "
@@ -584,57 +627,74 @@ class ProblemDetail(Message):
     detail: str
 
 
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of every message, client and server, and the lobby's bodies."""
-    from pydantic.json_schema import models_json_schema
+SOMETIMES_SENT: dict[str, tuple[str, ...]] = {"StateMsg": ("events_kept",)}
+"""Fields of server messages that the server leaves out when they do not apply (the others
+are always sent)."""
 
-    models: list[Any] = [
-        (m, "validation")
-        for m in (
-            Hello,
-            ActionMsg,
-            Pong,
-            ChatMsg,
-            Start,
-            SeatChange,
-            FillBots,
-            Rematch,
-            Leave,
-            SampleRequest,
-            Reissue,
-            Welcome,
-            TableMsg,
-            StateMsg,
-            Ack,
-            ErrorMsg,
-            Ping,
-            ChatOut,
-            RematchOut,
-            SampleOut,
-            SeatLinkOut,
-            CreateTable,
-            CreatedTable,
-            JoinTable,
-            Joined,
-            GameInfo,
-            RecordSummary,
-        )
+INCOMING: tuple[type[Message], ...] = (
+    Hello,
+    ActionMsg,
+    Pong,
+    ChatMsg,
+    Start,
+    SeatChange,
+    FillBots,
+    Rematch,
+    Leave,
+    SampleRequest,
+    Reissue,
+    CreateTable,
+    JoinTable,
+)
+"""What clients send: the schema says what they may leave out (its defaults)."""
+
+OUTGOING: tuple[type[Message], ...] = (
+    Welcome,
+    TableMsg,
+    StateMsg,
+    Ack,
+    ErrorMsg,
+    Ping,
+    ChatOut,
+    RematchOut,
+    SampleOut,
+    SeatLinkOut,
+    CreatedTable,
+    Joined,
+    GameInfo,
+    RecordSummary,
+)
+"""What the server sends: the schema says what every one of them holds."""
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every message, client and server, and the lobby's bodies.
+
+    A part used both ways (``TimeoutPolicy``: a request may leave out a field that every
+    answer holds) has two definitions, ``-Input`` and ``-Output``."""
+    adapters: list[tuple[str, Any, TypeAdapter[Any]]] = [
+        ("ClientMessage", "validation", client_message),
+        ("ServerMessage", "serialization", server_message),
     ]
-    _, defs = models_json_schema(models, ref_template="#/$defs/{model}")
-    client = client_message.json_schema(ref_template="#/$defs/{model}")
-    server = server_message.json_schema(ref_template="#/$defs/{model}")
+    adapters += [(m.__name__, "validation", TypeAdapter(m)) for m in INCOMING]
+    adapters += [(m.__name__, "serialization", TypeAdapter(m)) for m in OUTGOING]
+    tops, defs = TypeAdapter.json_schemas(adapters, ref_template="#/$defs/{model}")
+    definitions: dict[str, Any] = dict(defs["$defs"])
+    for (name, _), top in tops.items():
+        if name in ("ClientMessage", "ServerMessage"):
+            definitions[name] = top
+    for name, fields in SOMETIMES_SENT.items():
+        model = definitions[name]
+        model["required"] = [f for f in model["required"] if f not in fields]
     schema: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ratgames online protocol",
         "description": (
             f"Protocol version {PROTOCOL_VERSION}. 'ClientMessage' is every message a client may "
             "send on the WebSocket, 'ServerMessage' every message the server sends; the other "
-            "definitions are their parts and the REST bodies."
+            "definitions are their parts and the REST bodies. A message the server sends holds "
+            "every field its definition lists as required."
         ),
-        "$defs": {
-            **defs["$defs"],
-            "ClientMessage": {k: v for k, v in client.items() if k != "$defs"},
-            "ServerMessage": {k: v for k, v in server.items() if k != "$defs"},
-        },
+        "$defs": definitions,
     }
     return schema
