@@ -403,15 +403,24 @@ def test_simulate_says_which_bot_sits_where_and_keeps_games_when_asked(
     assert len(data["per_game"]) == 6 and data["seat_bots"] == ["highest", "random", "random"]
 
 
+@pytest.mark.parametrize("sweep", ["knock", "knock=", "knock=,,", "=4,8"])
+def test_a_sweep_without_a_parameter_or_values_is_refused(
+    capsys: pytest.CaptureFixture[str], sweep: str
+) -> None:
+    args = ["simulate", "rat-a-tat-cat", "-n", "2", "-g", "2", "-w", "1", "--sweep", sweep]
+    code, _, err = run(capsys, *args)
+    assert code == 2 and "--sweep takes the form param=value1,value2,..." in err
+
+
 def test_the_sweep_table_fits_80_columns_with_plain_words(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COLUMNS", "80")
     from rich.console import Console
 
-    import ratgames.cli as cli
+    from ratgames.cli import runs
 
-    monkeypatch.setattr(cli, "console", Console(width=80, force_terminal=False))
+    monkeypatch.setattr(runs, "console", Console(width=80, force_terminal=False))
     args = ["simulate", "rat-a-tat-cat", "-n", "2", "-o", "mode=round", "-g", "4", "-w", "1"]
     code, out, _ = run(capsys, *args, "-b", "heuristic", "heuristic", "--sweep", "knock=4,8,12")
     assert code == 0
@@ -454,13 +463,22 @@ def test_stats_reads_your_records(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert cells[:5] == ["Caged Rats", "3", str(wins), f"{100 * wins / 3:.1f}%", f"{places:.2f}"]
     assert "easy" in out and "hard" in out
     assert "Unfinished: Caged Rats 1" in out and "1 file(s)" in out
+    # The same figures from Python.
+    from ratgames.stats import record_stats
+
+    found = record_stats(tmp_path)
+    tally = found.by_game["caged-rats"]
+    assert (tally.games, tally.wins, tally.mean_place()) == (3, wins, places)
+    assert found.unfinished == {"caged-rats": 1} and found.unreadable == 1
+    assert found.hot_seat == 0 and found.played["caged-rats"] > 0
+    assert sorted(level for _, _, level in found.by_setup) == ["easy", "hard"]
 
 
 @pytest.mark.parametrize("game_id", ["rats", "egyptian-ratscrew"])
 def test_plain_play_is_the_normal_level(game_id: str) -> None:
     """'ratgames play GAME' with neither --level nor --bots plays (and records) the normal
     level, so that stats counts it there and not under "own bots"."""
-    from ratgames.cli import _new_app
+    from ratgames.cli.play import _new_app
     from ratgames.levels import level_bot
 
     app_ = _new_app(game_id, None, (), (), 1, 1, 1, None, 0.6)
@@ -586,14 +604,15 @@ def test_the_bar_estimates_the_time_left_from_the_whole_run() -> None:
 def test_a_long_run_on_the_python_modules_suggests_the_compiled_build(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from ratgames import cli, compiled
+    from ratgames import compiled
+    from ratgames.cli import runs
 
     args = ["simulate", "caged-rats", "-o", "single_deal=true", "-g", "4", "-w", "1"]
     monkeypatch.setattr(compiled, "active", None)
     monkeypatch.delenv("RATGAMES_COMPILED", raising=False)
     tip = "Tip: the compiled engine plays these games about twice as fast"
     assert tip not in CliRunner().invoke(app, args).output  # a short run says nothing
-    monkeypatch.setattr(cli, "COMPILE_HINT_SECONDS", 0.0)
+    monkeypatch.setattr(runs, "COMPILE_HINT_SECONDS", 0.0)
     shown = CliRunner().invoke(app, args)
     assert shown.exit_code == 0 and tip in " ".join(shown.output.split())
     assert "'ratgames compile build'" in " ".join(shown.output.split())
