@@ -19,6 +19,8 @@ from ratgames.server.app import WS_MAX_SIZE, create_app
 from ratgames.server.lobby import Lobby
 from ratgames.server.tables import Settings
 
+from .wire import check_frames
+
 
 @dataclass
 class Running:
@@ -59,6 +61,15 @@ def start_server(url: str, settings: Settings | None = None) -> Running:
             raise RuntimeError("the test server did not start")
         time.sleep(0.01)
     return Running(f"http://127.0.0.1:{port}", url, server, thread, app)
+
+
+@pytest.fixture(autouse=True)
+def server_frames_follow_the_schema() -> Iterator[None]:
+    """Every frame a test's WebSocket clients receive is a ServerMessage of the published
+    schema (``wire.py``); a test that received one that is not fails."""
+    with check_frames() as frames:
+        yield
+    frames.assert_clean()
 
 
 @pytest.fixture
