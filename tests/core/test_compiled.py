@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from ratgames import compiled
-from ratgames.compiled_cli import compile_group
+from ratgames.cli.compile import compile_group
 
 
 def _run(code: str, home: Path, **env: str) -> subprocess.CompletedProcess[str]:

@@ -6,8 +6,10 @@ commands, over the library (:mod:`ratgames.sim`, :mod:`ratgames.tournament`,
 * :mod:`~ratgames.cli.play`: ``play``, ``replay``
 * :mod:`~ratgames.cli.runs`: ``simulate``, ``tournament``
 * :mod:`~ratgames.cli.stats`: ``stats``
-* the heavier commands (the online server and its clients, reports, the record hunt, the compiled
-  build, training) are imported only when used (:class:`LazyGroup`).
+* :mod:`~ratgames.cli.compile`: ``compile`` (the compiled build)
+* the heavier commands are imported only when used (:class:`LazyGroup`): ``compile``, the online
+  server and its clients (:mod:`ratgames.server.cli`), reports (:mod:`ratgames.report.cli`), the
+  record hunt (:mod:`ratgames.hunt.cli`), training (:mod:`ratgames.rl.learn.cli`).
 
 :func:`main` runs it as the ``ratgames`` console script and ``python -m ratgames.cli`` do."""
 
@@ -53,7 +55,7 @@ class LazyGroup(click.Group):
         "host": "ratgames.server.cli:host",
         "report": "ratgames.report.cli:report",
         "hunt": "ratgames.hunt.cli:hunt",
-        "compile": "ratgames.compiled_cli:compile_group",
+        "compile": "ratgames.cli.compile:compile_group",
         "train": "ratgames.rl.learn.cli:train",
         "dataset": "ratgames.rl.learn.cli:dataset",
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from . import compiled
+from .. import compiled
 
 
 @click.group("compile", context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,7 +39,3 @@ def status() -> None:
 def clean() -> None:
     """Remove every compiled build."""
     click.echo(f"removed {compiled.clean()} build(s) from {compiled.cache_root()}")
-
-
-if __name__ == "__main__":
-    compile_group()
