@@ -1,5 +1,6 @@
-"""Screenshots of the browser client: each game's table at phone (360 px) and desktop sizes,
-and the lobby at both sizes, written to docs/screenshots/ (or --out).
+"""Screenshots of the browser client: each game's table at phone (360 px) and desktop sizes, and
+at the desktop size in the dark theme, and the lobby at both sizes, written to docs/screenshots/
+(or --out).
 
     uv run python scripts/screenshots.py [--out DIR] [--seed N]
 
@@ -11,6 +12,7 @@ and photographs the table with Debian's Chromium (/usr/bin/chromium).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import socket
@@ -42,9 +44,11 @@ ARGS = [
     "--disable-sync",
 ]
 SIZES = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 800}}
+THEMES = {"phone": "light", "desktop": "light", "desktop-dark": "dark"}
+"""Each table is photographed at these sizes (desktop-dark: the desktop in the dark theme)."""
 
 GAMES: dict[str, dict[str, Any]] = {
-    "rat-a-tat-cat": {"players": 4, "options": {}, "moves": 5},
+    "rat-a-tat-cat": {"players": 4, "options": {}, "moves": 0},  # your outer cards still shown
     "egyptian-ratscrew": {"players": 3, "options": {}, "moves": 6},
     "rats": {"players": 3, "options": {}, "moves": 5},
     "caged-rats": {"players": 2, "options": {}, "moves": 7},
@@ -167,8 +171,13 @@ def table_shot(browser: Any, base: str, game: str, out: Path, seed: int) -> None
     )
     code = created["table"]["code"]
     keys = {"token": created["token"], "host_token": created["host_token"], "seat": 0}
-    for size, viewport in SIZES.items():
-        context = browser.new_context(viewport=viewport, device_scale_factor=1)
+    for size, theme in THEMES.items():
+        viewport = SIZES[size.split("-")[0]]
+        context = browser.new_context(
+            viewport=viewport,  # type: ignore[arg-type]
+            device_scale_factor=1,
+            color_scheme=theme,  # type: ignore[arg-type]
+        )
         context.add_init_script(
             f"localStorage.setItem('ratgames.table.{code}', {json.dumps(json.dumps(keys))});"
         )
@@ -189,11 +198,13 @@ def table_shot(browser: Any, base: str, game: str, out: Path, seed: int) -> None
                     except PlaywrightTimeout:  # the table moved on under the move: look again
                         continue
                     moves += 1
-                    page.wait_for_function(
-                        "(s) => document.querySelector('[data-testid=board]').dataset.seq !== s",
-                        arg=seq,
-                        timeout=15000,
-                    )
+                    with contextlib.suppress(PlaywrightTimeout):  # a refused or raced move
+                        page.wait_for_function(
+                            "(s) => document.querySelector('[data-testid=board]').dataset.seq"
+                            " !== s",
+                            arg=seq,
+                            timeout=15000,
+                        )
                 else:
                     time.sleep(0.05)
             # Wait for a moment when it is the person's move (the table shows the choices).

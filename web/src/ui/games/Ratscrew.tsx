@@ -16,6 +16,7 @@ import {
   slapAction,
   slapVerdict,
 } from "../../games/ratscrew";
+import { withSuitSymbols } from "../../cards";
 import type { Obj } from "../../protocol";
 import { Card } from "../Card";
 import { typing, useKeys } from "../context";
@@ -105,7 +106,7 @@ export function RatscrewTable(p: GameProps): JSX.Element {
   const aimed = offered ? aimedPile(history.current, performance.now()) : null;
   const canSlap = offered && (pile.length > 0 || (aimed !== null && aimed.cards > 0));
   const live = offered && pile.length > 0;
-  const challenge = challengeText(view, p.names);
+  const challenge = withSuitSymbols(challengeText(view, p.names));
   const stacks: Obj[] = view.stacks ?? [];
   const burned = (view.burned ?? []).length;
 
