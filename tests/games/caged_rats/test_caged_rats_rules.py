@@ -332,3 +332,35 @@ def test_wrong_phase_is_named() -> None:
         state.apply(0, "offer 2H")
     with pytest.raises(IllegalAction, match="not Black's turn; waiting for Red"):
         state.apply(1, "cage 2C 3S")
+
+
+def test_the_top_rule_has_one_home() -> None:
+    """ "A top must be of strictly higher rank than the bid" is written once, in ``toppers``: no
+    other code of the game compares one card's rank with another's (a rank against a fixed
+    number, such as a bot's "low card", is another matter)."""
+    import ast
+    from pathlib import Path
+
+    import ratgames.games.caged_rats as package
+
+    def is_rank(node: ast.AST) -> bool:
+        return (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "RANK"
+        )
+
+    homes = []
+    for path in sorted(Path(package.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.Lambda):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.Compare):
+                    sides = [node.left, *node.comparators]
+                    if any(is_rank(s) for s in sides) and not any(
+                        isinstance(s, ast.Constant) for s in sides
+                    ):
+                        homes.append((path.name, getattr(func, "name", "lambda")))
+    assert homes == [("rules.py", "toppers")]

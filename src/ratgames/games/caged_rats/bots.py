@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Bots for Caged Rats.  They see only their seat's observation and legal actions.
 
 ``heuristic`` cages rats its hand can feed exactly, offers the captures its rats need, bids what
@@ -14,7 +15,7 @@ from ratgames.core.game import Action, Game
 from ratgames.core.options import Option
 
 from .action import BID_ACT, CAGE_ACT, FEED_ACT, OFFER_ACT, THROW_ACT, TOP_ACT, Act
-from .deck import COLOUR_CARDS, COLOUR_KEYS, RAT_VALUE, TEXT
+from .deck import COLOUR_CARDS, COLOUR_KEYS, RANK, RAT_VALUE, SUIT, TEXT
 from .rules import cage_points, feed_choices_for, toppers
 
 CARD_OF: dict[str, int] = {t: c for c, t in enumerate(TEXT)}
@@ -89,10 +90,10 @@ class HeuristicBot(Bot):
             return self._cage(hand)
         rats, values, counts = _cage(obs["cages"][seat])
         if phase == "feed":
-            suit = CARD_OF[obs["offer"]] & 3
+            suit = SUIT[CARD_OF[obs["offer"]]]
             _, where = capture_gain(rats, counts, suit)
             return FEED_ACT[max(where, 0)]
-        hungry = {rats[i] & 3 for i in range(2) if counts[i] < values[i]}
+        hungry = {SUIT[rats[i]] for i in range(2) if counts[i] < values[i]}
         if phase == "offer":
             return self._offer(hand, rats, hungry)
         if phase == "bid":
@@ -115,26 +116,26 @@ class HeuristicBot(Bot):
                     score -= 20
                 # Cards of the rats' suits already in hand are captures ready to offer.
                 rest = [c for c in hand if c not in (a, b)]
-                for suit in {a & 3, b & 3}:
-                    need = (va if a & 3 == suit else 0) + (vb if b & 3 == suit else 0)
-                    have = sum(1 for c in rest if c & 3 == suit)
+                for suit in {SUIT[a], SUIT[b]}:
+                    need = (va if SUIT[a] == suit else 0) + (vb if SUIT[b] == suit else 0)
+                    have = sum(1 for c in rest if SUIT[c] == suit)
                     score += 0.8 * min(have, need)
                 # High cards win bids: keep them in hand.
-                score -= 0.25 * ((a >> 2) + (b >> 2))
+                score -= 0.25 * (RANK[a] + RANK[b])
                 key = (score, -(a * 64 + b))
                 if best_key is None or key > best_key:
                     best_key, best = key, CAGE_ACT[a, b]
         return best
 
     def _offer(self, hand: list[int], rats: list[int], hungry: set[int]) -> Act:
-        wanted = [c for c in hand if c & 3 in hungry]
+        wanted = [c for c in hand if SUIT[c] in hungry]
         if wanted:
             # Capture ranks do not matter: offer the lowest, keep high cards for bidding.
-            return OFFER_ACT[min(wanted, key=lambda c: c >> 2)]
-        rat_suits = {r & 3 for r in rats}
-        harmless = [c for c in hand if c & 3 not in rat_suits]
+            return OFFER_ACT[min(wanted, key=lambda c: RANK[c])]
+        rat_suits = {SUIT[r] for r in rats}
+        harmless = [c for c in hand if SUIT[c] not in rat_suits]
         pool = harmless or hand
-        return OFFER_ACT[min(pool, key=lambda c: c >> 2)]
+        return OFFER_ACT[min(pool, key=lambda c: RANK[c])]
 
     def _bid(
         self,
@@ -145,46 +146,45 @@ class HeuristicBot(Bot):
         counts: list[int],
         hungry: set[int],
     ) -> Act:
-        suit = CARD_OF[obs["offer"]] & 3
+        suit = SUIT[CARD_OF[obs["offer"]]]
         gain, _ = capture_gain(rats, counts, suit)
-        lowest = min(hand, key=lambda c: c >> 2)
+        lowest = min(hand, key=lambda c: RANK[c])
         if gain <= 0:
             return BID_ACT[lowest]
-        opp_best = self._opponent_best(obs | view.observation_part(("face_up_seen",)))
-        # A card at least as high as anything the other player may hold wins (ties to leader).
-        sure = [c for c in hand if c >> 2 >= opp_best]
-        if sure:
-            return BID_ACT[min(sure, key=lambda c: c >> 2)]
+        unseen = self._opponent_unseen(obs | view.observation_part(("face_up_seen",)))
+        # The lowest bid that nothing the other player may hold can top wins.
+        for c in sorted(hand, key=lambda c: RANK[c]):
+            if not toppers(unseen, c):
+                return BID_ACT[c]
         spare = self._spare(hand, hungry)
-        return BID_ACT[max(spare, key=lambda c: c >> 2)]
+        return BID_ACT[max(spare, key=lambda c: RANK[c])]
 
     def _respond(self, obs: dict[str, Any], hand: list[int], hungry: set[int]) -> Act:
         leader = 1 - int(obs["seat"])
         if self.defend:
             o_rats, _, o_counts = _cage(obs["cages"][leader])
-            gain, _ = capture_gain(o_rats, o_counts, CARD_OF[obs["offer"]] & 3)
+            gain, _ = capture_gain(o_rats, o_counts, SUIT[CARD_OF[obs["offer"]]])
             if gain > 0:
                 tops = toppers(hand, CARD_OF[obs["bid"]])
                 if tops:
-                    spare = [c for c in tops if c & 3 not in hungry] or tops
-                    return TOP_ACT[min(spare, key=lambda c: c >> 2)]
-        useless = [c for c in hand if c & 3 not in hungry]
-        return THROW_ACT[min(useless or hand, key=lambda c: c >> 2)]
+                    spare = [c for c in tops if SUIT[c] not in hungry] or tops
+                    return TOP_ACT[min(spare, key=lambda c: RANK[c])]
+        useless = [c for c in hand if SUIT[c] not in hungry]
+        return THROW_ACT[min(useless or hand, key=lambda c: RANK[c])]
 
     # --- helpers --------------------------------------------------------------------------------
 
     @staticmethod
-    def _opponent_best(obs: dict[str, Any]) -> int:
-        """The highest rank the other player may still hold (what she played face up is gone)."""
+    def _opponent_unseen(obs: dict[str, Any]) -> list[int]:
+        """The cards the other player may still hold (what she played face up is gone)."""
         other = 1 - int(obs["seat"])
         seen = {CARD_OF[t] for t in obs["face_up_seen"][COLOUR_KEYS[other]]}
-        ranks = [c >> 2 for c in COLOUR_CARDS[other] if c not in seen]
-        return max(ranks) if ranks else -1
+        return [c for c in COLOUR_CARDS[other] if c not in seen]
 
     @staticmethod
     def _spare(hand: list[int], hungry: set[int]) -> list[int]:
         """Cards not kept back as future captures (the low cards of suits a rat still wants)."""
-        keep = {c for c in hand if c & 3 in hungry and c >> 2 < 6}
+        keep = {c for c in hand if SUIT[c] in hungry and RANK[c] < 6}
         return [c for c in hand if c not in keep] or hand
 
 
