@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple, TypeVar, cast
 
-from ratgames.cards import card_text, parse_card
+from ratgames.cards import card_text, is_joker, parse_card, rank_of
 from ratgames.core.errors import IllegalAction, InvalidNotation
 
 # The kinds of play (constants the compiled build inlines).
@@ -209,6 +209,19 @@ def run_value(cards: tuple[int, ...]) -> int:
     if suit == -1 or hi - lo + 1 > n:
         return -1
     return min(12, lo + n - 1) * 4 + suit
+
+
+def play_value(kind: int, cards: tuple[int, ...]) -> int:
+    """What a play of ``kind`` (not a discard) is worth against the plays of its kind: a single
+    its rank (-1 for a joker, which beats nothing; the suit led decides the rest, see
+    :func:`~ratgames.games.rats.combos.beating_singles`), a set its rank, a run
+    ``top * 4 + suit`` (:func:`run_value`)."""
+    if kind == SINGLE:
+        c = cards[0]
+        return -1 if is_joker(c) else rank_of(c)
+    if kind == SET:
+        return set_rank(cards)
+    return run_value(cards)
 
 
 # --- notation -------------------------------------------------------------------------------

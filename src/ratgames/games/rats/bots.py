@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ratgames.cards import standard_deck
+from ratgames.cards import is_joker, rank_of, standard_deck, suit_of
 from ratgames.core.bots import Bot, SeatView, bot_params_from, register_bot
 from ratgames.core.game import Action, Game
 from ratgames.core.options import Option
 
 from .action import CARD_INDEX, DISCARD, SET, SINGLE, RatsAction, run_value, set_rank
-from .combos import split_hand, top_run
+from .combos import beating_singles, split_hand, top_run
 
 
 def card_values(hand: list[int]) -> dict[int, float]:
@@ -50,10 +50,11 @@ def can_be_beaten(kind: int, cards: tuple[int, ...], suit_led: int, outside: lis
     n = len(cards)
     if kind == SINGLE:
         c = cards[0]
-        if c >= 52:
-            return any(o < 52 for o in outside)
-        suit = c & 3 if suit_led < 0 else suit_led
-        return any(o < 52 and o & 3 == suit and o >> 2 > c >> 2 for o in outside)
+        if is_joker(c):
+            beating = beating_singles(-1, -1)
+        else:
+            beating = beating_singles(suit_of(c) if suit_led < 0 else suit_led, rank_of(c))
+        return any(beating >> o & 1 for o in outside)
     by_rank, by_suit, jokers = split_hand(tuple(sorted(outside)))
     if kind == SET:
         rank = set_rank(cards)

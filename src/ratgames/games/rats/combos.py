@@ -12,6 +12,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Final
 
+from ratgames.cards import make_card
+
 from .action import (
     DISCARD1,
     JOKERS,
@@ -387,6 +389,27 @@ def _run_follows(length: int) -> Table[int, tuple[tuple[int, RatsAction], ...]]:
 RUN_FOLLOWS: Final = {length: _run_follows(length) for length in range(3, 14)}
 """``RUN_FOLLOWS[length][run_cards(hand_mask) & SEQ_SUIT_KEYS[suit]]``: the runs of ``length``
 cards of that suit, as ``(value, action)`` in the order of :func:`runs_of_suit`."""
+
+# --- who beats what: singles --------------------------------------------------------------------
+
+_SINGLES_ABOVE: Final = tuple(
+    tuple(sum(1 << make_card(rank, suit) for rank in range(best + 1, 13)) for best in range(13))
+    for suit in range(4)
+)
+"""``_SINGLES_ABOVE[suit][rank]``: the bit mask of the cards of ``suit`` above ``rank``."""
+
+
+def beating_singles(suit_led: int, best: int) -> int:
+    """The rule of singles, its one home: a single beats only a higher card of the suit led.
+
+    The bit mask of the cards whose single beats the best single so far (of rank ``best``) in a
+    trick whose suit led is ``suit_led``: the cards of that suit above ``best``.  While only
+    jokers have been played (``suit_led`` -1) every natural card beats them, and the first one
+    names the suit led; a joker alone beats nothing."""
+    if suit_led < 0:
+        return NATURAL_BITS
+    return _SINGLES_ABOVE[suit_led][best]
+
 
 BEAT_SINGLES: Final[Table[int, tuple[RatsAction, ...]]] = cached_table(
     lambda key: tuple(SINGLES[c] for c in range(52) if key >> c & 1), 4096

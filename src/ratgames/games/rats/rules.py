@@ -18,7 +18,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ratgames.cards import SUITS, card_text, standard_deck
+from ratgames.cards import SUITS, card_text, is_joker, standard_deck, suit_of
 from ratgames.cards import parse_card as _parse_card
 from ratgames.core.errors import DealError, IllegalAction, InvalidNotation
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
@@ -30,14 +30,13 @@ from . import views
 from .action import (
     DISCARD,
     DISCARD1,
+    RUN,
     SET,
     SINGLE,
-    SINGLES,
     RatsAction,
     make_action,
+    play_value,
     rank_plural,
-    run_value,
-    set_rank,
     shown,
     texts,
     trick_kind_name,
@@ -48,10 +47,12 @@ from .action import parse_play as _parse_play
 from .combos import (
     BEAT_SINGLES,
     BITS,
+    JOKER_BITS,
     RANK_KEYS,
     RUN_FOLLOWS,
     SEQ_SUIT_KEYS,
     SET_FOLLOWS,
+    beating_singles,
     cards_of,
     discards_of_mask,
     leads_of_mask,
@@ -395,11 +396,12 @@ class RatsState(State[RatsAction, Rats]):
             return [DISCARD1[c] for c in hand[bisect_right(hand, pending[-1]) : room + 1]]
         kind = self.trick_kind
         if kind == SINGLE:
-            led = self.suit_led
-            if led == -1:
-                # Only jokers so far: any natural card beats them and names the suit led.
-                return [SINGLES[c] if c < 52 else DISCARD1[c] for c in cards_of(mask)]
-            return discards_of_mask(mask, BEAT_SINGLES[mask & _SUIT_ABOVE[led][self.best]])
+            beaters = mask & beating_singles(self.suit_led, self.best)
+            if self.suit_led < 0:
+                # Only jokers so far: a natural card beats them, names the suit led and cannot
+                # be discarded.
+                mask &= JOKER_BITS
+            return discards_of_mask(mask, BEAT_SINGLES[beaters])
         if kind == SET:
             sets = SET_FOLLOWS[n]
             out: list[RatsAction] = []
@@ -497,26 +499,23 @@ class RatsState(State[RatsAction, Rats]):
                 return (
                     "a joker played alone never wins; discard it ('discard " + card_text(c) + "')"
                 )
-            if self.suit_led == -1:
+            if beating_singles(self.suit_led, self.best) >> c & 1:
                 return None
-            if c & 3 != self.suit_led:
+            if suit_of(c) != self.suit_led:
                 return (
                     f"{card_text(c)} does not beat {best_text}: a single wins only in the suit "
                     f"led ({SUITS[self.suit_led]}); discard it instead"
                 )
-            if c >> 2 <= self.best:
-                return f"{card_text(c)} does not beat {best_text}: it must be higher"
-            return None
+            return f"{card_text(c)} does not beat {best_text}: it must be higher"
         if kind == SET:
-            rank = set_rank(cards)
+            rank = play_value(SET, cards)
             if rank <= self.best:
                 return (
                     f"{rank_plural(rank)} do not beat {rank_plural(self.best)} ({best_text}): "
                     "a set must be of a higher rank"
                 )
             return None
-        value = run_value(cards)
-        if value <= self.best:
+        if play_value(RUN, cards) <= self.best:
             return (
                 f"{' '.join(texts(cards))} does not beat {best_text}: a run needs a higher top "
                 "card, or the same top card in a higher suit (C < D < H < S)"
@@ -593,36 +592,26 @@ class RatsState(State[RatsAction, Rats]):
         self.trick_kind = kind
         self.trick_n = len(cards)
         self.best_seat = seat
+        self.best = play_value(kind, cards)
         if kind == SINGLE:
             c = cards[0]
-            if c >= 52:
+            if is_joker(c):
                 self.suit_led = -1
-                self.best = -1
                 # A joker is led alone only from a hand of jokers: what is left is known.
                 rm = self.hand_masks[seat]
                 if rm:
                     self.known[seat] |= rm
                     self.known_hand[seat] |= rm
             else:
-                self.suit_led = c & 3
-                self.best = c >> 2
-        elif kind == SET:
-            self.best = set_rank(cards)
-        else:
-            self.best = run_value(cards)
+                self.suit_led = suit_of(c)
 
     def _beat(self, seat: int, action: RatsAction) -> None:
         """``action`` beats the best play so far."""
         kind, cards = action
         self.best_seat = seat
+        self.best = play_value(kind, cards)
         if kind == SINGLE:
-            c = cards[0]
-            self.suit_led = c & 3
-            self.best = c >> 2
-        elif kind == SET:
-            self.best = set_rank(cards)
-        else:
-            self.best = run_value(cards)
+            self.suit_led = suit_of(cards[0])  # the first natural card names the suit led
 
     def _discard_step(self, card: int) -> RatsAction | None:
         """One card of a discard is laid: the whole discard once it is complete, else None.
@@ -785,10 +774,3 @@ class RatsState(State[RatsAction, Rats]):
 
 _ACES: Final = sum(1 << (12 * 4 + suit) for suit in range(4))
 _KINGS: Final = sum(1 << (11 * 4 + suit) for suit in range(4))
-
-
-_SUIT_ABOVE: Final = tuple(
-    tuple(sum(1 << (rank * 4 + suit) for rank in range(best + 1, 13)) for best in range(13))
-    for suit in range(4)
-)
-"""``_SUIT_ABOVE[suit][rank]``: the bit mask of the cards of ``suit`` above ``rank``."""

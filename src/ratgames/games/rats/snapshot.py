@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from ratgames.cards import is_joker, suit_of
 from ratgames.core.errors import IllegalAction, SnapshotError
 from ratgames.core.game import JSON, Chance
 from ratgames.core.snapshots import entries as _entries
@@ -19,16 +20,14 @@ from .action import (
     CARD_TEXT,
     DISCARD,
     RUN,
-    SET,
     SINGLE,
     RatsAction,
     action_text,
-    run_value,
-    set_rank,
+    play_value,
     texts,
     trick_kind_name,
 )
-from .combos import cards_of, mask_of
+from .combos import beating_singles, cards_of, mask_of
 from .events import Note, RoundNote, TrickNote
 from .views import latest_notes
 
@@ -253,14 +252,9 @@ def _replay_trick(
     count = len(lead.cards)
     best_seat = plays[0][0]
     suit = -1
-    if kind == SINGLE:
-        c = lead.cards[0]
-        best = -1 if c >= 52 else c >> 2
-        suit = -1 if c >= 52 else c & 3
-    elif kind == SET:
-        best = set_rank(lead.cards)
-    else:
-        best = run_value(lead.cards)
+    best = play_value(kind, lead.cards)
+    if kind == SINGLE and not is_joker(lead.cards[0]):
+        suit = suit_of(lead.cards[0])
     what = trick_kind_name(kind, count)
     for i in range(1, len(plays)):
         seat, action = plays[i]
@@ -285,12 +279,12 @@ def _replay_trick(
             )
         if kind == SINGLE:
             c = action.cards[0]
-            if c >= 52 or (suit != -1 and (c & 3 != suit or c >> 2 <= best)):
+            if not beating_singles(suit, best) >> c & 1:
                 raise SnapshotError(f"{here}: {text} does not beat the best single so far")
-            suit = c & 3
-            best = c >> 2
+            suit = suit_of(c)
+            best = play_value(SINGLE, action.cards)
         else:
-            value = set_rank(action.cards) if kind == SET else run_value(action.cards)
+            value = play_value(kind, action.cards)
             if value <= best:
                 raise SnapshotError(f"{here}: {text} does not beat the best {what} so far")
             best = value
