@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -874,3 +876,18 @@ def test_bot_says_in_one_line_when_the_table_cannot_be_played(
         code, _, err = run(capsys, "bot", "OPEN", "--server", where)
     assert code == 1 and f"error: table OPEN at http://{where}: " in err, err
     assert "Traceback" not in err and err.strip().splitlines()[-1].startswith("error: ")
+
+
+def test_a_lazy_command_loads_its_own_module_only() -> None:
+    """'ratgames compile status' (or serve, hunt, ...) imports no other lazy command's package:
+    not the server, the hunt, the reports or the research APIs (numpy)."""
+    code = (
+        "import sys, click\n"
+        "from ratgames.cli import app\n"
+        "assert app.get_command(click.Context(app), 'compile') is not None\n"
+        "loaded = [m for m in ('ratgames.server', 'ratgames.hunt', 'ratgames.report',\n"
+        "                      'ratgames.rl', 'numpy') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -64,20 +64,21 @@ class LazyGroup(click.Group):
         return sorted([*super().list_commands(ctx), *self._available()])
 
     def _available(self) -> list[str]:
+        return [name for name in self.lazy if self._found(name)]
+
+    def _found(self, name: str) -> bool:
+        """Whether the lazy command ``name``'s module is installed (looked up without running
+        it; its package's ``__init__`` runs, so only the command asked for is looked up)."""
         import importlib.util
 
-        found = []
-        for name, target in self.lazy.items():
-            try:
-                if importlib.util.find_spec(target.partition(":")[0]) is not None:
-                    found.append(name)
-            except ModuleNotFoundError:
-                pass
-        return found
+        try:
+            return importlib.util.find_spec(self.lazy[name].partition(":")[0]) is not None
+        except ModuleNotFoundError:
+            return False
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         command = super().get_command(ctx, cmd_name)
-        if command is not None or cmd_name not in self._available():
+        if command is not None or cmd_name not in self.lazy or not self._found(cmd_name):
             return command
         import importlib
 
