@@ -7,7 +7,7 @@ import type { JSX } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
 import { cardName, parseCard, suitInk } from "../cards";
 import { CardBack, JokerFace, PowerFace, RatNumberFace, StandardFace } from "./cardArt";
-import { placed } from "./motion";
+import { left, placed } from "./motion";
 
 export interface CardProps {
   /** The card's text, or null for a face-down card. */
@@ -37,10 +37,20 @@ export function Card(p: CardProps): JSX.Element {
   const key = c !== null && c.kind !== "rat" ? c.text : null;
   const ref = useRef<HTMLElement | null>(null);
   const first = useRef(true);
+  // The element last drawn and its keys, for when the card leaves (a card that becomes
+  // clickable is drawn anew, as a button).
+  const last = useRef<{ el: HTMLElement | null; keys: (string | null)[] }>({ el: null, keys: [] });
   useLayoutEffect(() => {
     if (ref.current) placed(ref.current, first.current, key, p.testid ?? null, p.from ?? null);
     first.current = false;
+    last.current = { el: ref.current ?? last.current.el, keys: [key, p.testid ?? null] };
   });
+  useLayoutEffect(
+    () => () => {
+      if (last.current.el) left(last.current.el, last.current.keys);
+    },
+    [],
+  );
   let face: JSX.Element;
   let ink = "";
   if (c === null) {

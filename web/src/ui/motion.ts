@@ -21,7 +21,13 @@ interface Box {
 
 interface Seen extends Box {
   el: Element;
+  /** When the element left the page (performance.now()), if it has. */
+  gone?: number;
 }
+
+/** A card that left the page longer ago than this is no origin of a card shown now (the same
+ * card may come back much later, from somewhere else). */
+const RECENT_MS = 1000;
 
 const seen = new Map<string, Seen>();
 
@@ -41,10 +47,23 @@ function byTestId(id: string): Element | null {
 /** Where the card or place `key` is now (a live element) or was last drawn. */
 function whereIs(key: string, self: Element): Box | null {
   const mark = seen.get(key);
-  if (mark && mark.el !== self && !mark.el.isConnected) return mark;
+  if (mark && mark.el !== self && !mark.el.isConnected && recentlyGone(mark)) return mark;
   const el = byTestId(key);
   if (el && el !== self) return pageBox(el);
   return null;
+}
+
+function recentlyGone(mark: Seen): boolean {
+  return mark.gone !== undefined && performance.now() - mark.gone < RECENT_MS;
+}
+
+/** A card's element leaves the page: where it was stays an origin for a moment. */
+export function left(el: Element, keys: readonly (string | null)[]): void {
+  const now = performance.now();
+  for (const key of keys) {
+    const mark = key ? seen.get(key) : undefined;
+    if (mark && mark.el === el) mark.gone = now;
+  }
 }
 
 /** Slide `el` (just drawn at its new place) from `from`. */
@@ -93,7 +112,7 @@ export function flyAway(keys: readonly string[], to: string, delayStep = 30): vo
   const end = pageBox(target);
   keys.forEach((key, i) => {
     const mark = seen.get(key);
-    if (!mark || mark.el.isConnected) return;
+    if (!mark || mark.el.isConnected || !recentlyGone(mark)) return;
     fly(mark.el, mark, end, i * delayStep);
   });
 }
