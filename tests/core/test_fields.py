@@ -97,3 +97,17 @@ def test_a_list_of_cards_says_what_a_card_must_be() -> None:
     assert codec.read(["B", "A"], "row", None) == [1, 0]
     with pytest.raises(SnapshotError, match=r"^row\[1\] must be a letter card, A or B, not 'C'$"):
         codec.read(["A", "C"], "row", None)
+
+
+def test_a_copy_policy_field_is_copied_with_its_own_copy_method() -> None:
+    class Memo:
+        __slots__ = ("seen", "size")
+
+    copier = fields.StateFields(
+        fields.Field("seen", copy=fields.COPY), fields.Field("size")
+    ).copy_into
+    state, copy = Memo(), Memo()
+    state.seen, state.size = {b"a"}, 1
+    copier(state, copy)
+    copy.seen.add(b"b")
+    assert state.seen == {b"a"} and copy.seen == {b"a", b"b"} and copy.size == 1

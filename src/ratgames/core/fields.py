@@ -53,7 +53,9 @@ LIST: Final = "list"
 """Copy policy: a copy holds a new list with the same items."""
 ROWS: Final = "rows"
 """Copy policy: a copy holds a new list of new lists (a list per seat, say)."""
-_POLICIES = (SHARED, LIST, ROWS)
+COPY: Final = "copy"
+"""Copy policy: a copy holds ``value.copy()`` (a set or a dict the state changes in place)."""
+_POLICIES = (SHARED, LIST, ROWS, COPY)
 
 
 class Codec(ABC):
@@ -263,9 +265,9 @@ class Custom(Codec):
 @dataclass(frozen=True)
 class Field:
     """One field of a state: its ``name`` (the slot), how :meth:`State.clone` copies it
-    (:data:`SHARED`, :data:`LIST` or :data:`ROWS`), and how a snapshot writes it (``snap``; None
-    keeps it out of snapshots: a cache, or what the game rebuilds on restoring), under
-    ``entry`` (by default its name)."""
+    (:data:`SHARED`, :data:`LIST`, :data:`ROWS` or :data:`COPY`), and how a snapshot writes it
+    (``snap``; None keeps it out of snapshots: a cache, or what the game rebuilds on restoring),
+    under ``entry`` (by default its name)."""
 
     name: str
     copy: str = SHARED
@@ -336,6 +338,8 @@ def _copier(fields: Sequence[Field]) -> Callable[[Any, Any], None]:
             lines.append(f"    c.{f.name} = s.{f.name}")
         elif f.copy == LIST:
             lines.append(f"    c.{f.name} = s.{f.name}[:]")
+        elif f.copy == COPY:
+            lines.append(f"    c.{f.name} = s.{f.name}.copy()")
         else:
             lines.append(f"    c.{f.name} = [r[:] for r in s.{f.name}]")
     if len(lines) == 1:

@@ -256,7 +256,7 @@ def test_a_sample_forgets_the_seed_the_log_and_the_deal() -> None:
     state = doubles()
     sample = state.sample_consistent(0, Rng(3))
     assert sample.sampled and sample.seed is None and sample.events() == []
-    assert sample.deal == () and sample.history == {}
+    assert sample.deal == () and sample.history == set()
     with pytest.raises(RecordError):
         sample.initial_deal()
     with pytest.raises(RecordError):

@@ -279,14 +279,19 @@ def test_entries_their_types_and_ranges() -> None:
     for key, value, match in [
         ("phase", "nap", "phase must be one of play, collect, final, over"),
         ("phase", 0, "phase must be one of"),
-        ("turn", 3, "turn must be a whole number from -1 to 2"),
+        ("turn", 3, "turn must be a seat from 0 to 2 or null, not 3"),
+        ("turn", -1, "turn must be a seat"),
         ("chances", 5, "chances"),
         ("status", ["in", "in", "asleep"], r"status\[2\] must be one of in, waiting, out"),
         ("status", ["in", "in"], "status must be a list of 3"),
         ("last_slap", [0, 0, 10**9], r"last_slap\[2\]"),
-        ("counts", [1, 2, 3], "counts must be a list of 6 numbers"),
-        ("end", ["", False, False], "end must be a list of 4"),
-        ("time", -1.0, "time is the last action's time"),
+        ("played", -1, "played must be a whole number"),
+        ("bad_slaps", 2.0, "bad_slaps must be a whole number"),
+        ("capped", 0, "capped must be true or false"),
+        ("end_reason", 1, "end_reason is the reason the game ended"),
+        ("winner", 3, "winner must be a seat from 0 to 2 or null"),
+        ("event_count", "many", "event_count must be a whole number"),
+        ("time", -1.0, "time must be a number of at least 0"),
         ("time", float("nan"), "time"),
         ("time", "now", "time"),
         ("events", "many", "events"),
@@ -303,17 +308,15 @@ def test_entries_their_types_and_ranges() -> None:
 
 def test_the_entries_must_agree_as_in_play() -> None:
     game, snap = _mid_game()
-    played = snap["counts"][0]
+    played = snap["played"]
     _refused(game, _changed(snap, ("version",), snap["version"] + 1), "version grows")
-    _refused(game, _changed(snap, ("counts", 0), played + 1), "version grows")
+    _refused(game, _changed(snap, ("played",), played + 1), "version grows")
     _refused(game, _changed(snap, ("disrupt",), snap["disrupt"] + 1), "disrupt counts")
     _refused(game, _changed(snap, ("status", 0), "waiting"), "only a newcomer's seat")
-    _refused(
-        game, _changed(snap, ("end",), ["the last player with cards", False, False, 0]), "end is"
-    )
+    _refused(game, {**snap, "end_reason": "the last player with cards", "winner": 0}, "end_reason")
     _refused(game, _changed(snap, ("events", 0, "seat"), 7), r"events\[0\].seat")
     _refused(game, _changed(snap, ("events", 0), {"kind": "nap", "seat": 0}), "kind must be one of")
-    _refused(game, _changed(snap, ("counts", 5), 2), "events")
+    _refused(game, _changed(snap, ("event_count",), 2), "events")
     # A challenge must agree with the pile.
     state = table(make_game(2), "KC 2C 3C", "4D 5D 6D")
     state.apply(0, "play")
@@ -321,7 +324,7 @@ def test_the_entries_must_agree_as_in_play() -> None:
     good = _snap(state)
     assert good["challenger"] == 0 and good["chances"] == 2
     _refused(state.game, _changed(good, ("chances",), 3), "chances its cards leave")
-    _refused(state.game, _changed(good, ("challenger",), -1), "challenge")
+    _refused(state.game, _changed(good, ("challenger",), None), "challenge")
     _refused(state.game, _changed(good, ("turn",), 0), "challenge")
     # The slappable pile's version is listed exactly when the pile can be slapped.
     doubles = table(make_game(2), "5C 9C", "5D 9D")

@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Egyptian Ratscrew: blind play onto a shared pile, face-card challenges and slaps in real time.
 
 The game reads as its rule sheet, a file a part: the actions and their notation
@@ -33,6 +34,18 @@ from typing import Any, ClassVar, NamedTuple
 from ratgames import cards as _cards
 from ratgames.core.errors import InvalidNotation, OptionError
 from ratgames.core.events import Event, event_json
+from ratgames.core.fields import (
+    COPY,
+    LIST,
+    ROWS,
+    Field,
+    Flag,
+    OneOf,
+    Rows,
+    Seat,
+    StateFields,
+    Whole,
+)
 from ratgames.core.game import JSON, Chance, Game, Outcome, State
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
@@ -40,6 +53,7 @@ from ratgames.core.rng import Rng
 from . import snapshot, views
 from .action import (
     COLLECT_ACTION,
+    MAX_VERSION,
     PLAY_ACTION,
     SLAPS,
     Move,
@@ -87,10 +101,12 @@ from .phases import (
     MARRIAGE,
     OUT,
     OVER,
+    PHASE_NAMES,
     PLAY,
     RULE_NAMES,
     RUN,
     SANDWICH,
+    STATUS_NAMES,
     TENS,
     TOP_BOTTOM,
     WAITING,
@@ -283,11 +299,6 @@ class EgyptianRatscrew(Game):
     def rules(self) -> str:
         return RULES_TEXT
 
-    def _restore(self, snapshot_: Mapping[str, Any]) -> RatscrewState:
-        """The position of ``snapshot`` (:meth:`RatscrewState.snapshot`), checked: see
-        :func:`~ratgames.games.egyptian_ratscrew.snapshot.restore_position`."""
-        return snapshot.restore_position(self, snapshot_)
-
 
 class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
     """A game of Egyptian Ratscrew in progress.
@@ -312,7 +323,6 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         "end_reason",
         "ev",
         "ev_len",
-        "hist_shared",
         "history",
         "last_slap",
         "late",
@@ -331,6 +341,44 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         "version",
         "winner",
     )
+
+    _fields = StateFields(
+        Field("stacks", ROWS, Rows(snapshot.DeckCards(), what="stacks, one per seat")),
+        Field("pile", LIST, snapshot.DeckCards()),
+        Field("burned", LIST, snapshot.DeckCards()),
+        Field("version", snap=Whole(0, MAX_VERSION - 1)),
+        Field("turn", snap=Seat(none=True)),
+        Field("phase", snap=OneOf(PHASE_NAMES)),
+        Field("challenger", snap=Seat(none=True)),
+        Field("chances", snap=Whole(0, 4)),
+        Field("collector", snap=Seat(none=True)),
+        Field("status", LIST, Rows(OneOf(STATUS_NAMES), what="seat statuses")),
+        Field("last_slap", LIST, Rows(Whole(-1, MAX_VERSION - 1), what="pile versions")),
+        Field("disrupt", snap=Whole(0, MAX_VERSION)),
+        Field("played", snap=Whole(0, MAX_VERSION)),
+        Field("piles_won", snap=Whole(0, MAX_VERSION)),
+        Field("slaps", snap=Whole(0, MAX_VERSION)),
+        Field("bad", snap=Whole(0, MAX_VERSION), entry="bad_slaps"),
+        Field("late", snap=Whole(0, MAX_VERSION), entry="late_slaps"),
+        Field("end_reason", snap=snapshot.Reason()),
+        Field("capped", snap=Flag()),
+        Field("cycle", snap=Flag()),
+        Field("winner", snap=Seat(none=True)),
+        Field("rule"),
+        Field("n_holders"),
+        Field("slap_hist"),
+        Field("history", COPY),
+        Field("deal"),
+        Field("ev"),
+        Field("ev_len"),
+        Field("n_events"),
+        extra=snapshot.EXTRA,
+    )
+    """The state declared once: the core derives :meth:`clone`, :meth:`snapshot` (with
+    :meth:`_snapshot_extra`) and the shape checks of a snapshot restored (then
+    :meth:`_restored`).  ``rule`` (the slap rule the pile meets), ``n_holders`` (the seats
+    holding cards) and ``slap_hist`` (the slappable pile versions, newest first) follow from the
+    rest."""
 
     _PLAYER_CAP: ClassVar[int] = 5
 
@@ -356,8 +404,7 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         self.n_holders = sum(1 for s in stacks if s)
         self.rule = 0
         self.slap_hist: tuple[Any, ...] | None = None
-        self.history: dict[bytes, int] = {}
-        self.hist_shared = False
+        self.history: set[bytes] = set()
         self.disrupt = 0
         self.played = 0
         self.piles_won = 0
@@ -377,42 +424,7 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
             self._sweep_out()
         self._check_end()
 
-    # --- copying ----------------------------------------------------------------------------------
-
-    def clone(self) -> RatscrewState:
-        c = RatscrewState.__new__(RatscrewState)
-        self._copy_core_to(c)
-        c.stacks = [s[:] for s in self.stacks]
-        c.deal = self.deal
-        c.pile = self.pile[:]
-        c.burned = self.burned[:]
-        c.version = self.version
-        c.turn = self.turn
-        c.phase = self.phase
-        c.challenger = self.challenger
-        c.chances = self.chances
-        c.collector = self.collector
-        c.status = self.status[:]
-        c.last_slap = self.last_slap[:]
-        c.n_holders = self.n_holders
-        c.rule = self.rule
-        c.slap_hist = self.slap_hist
-        c.history = self.history
-        c.hist_shared = self.hist_shared = True
-        c.disrupt = self.disrupt
-        c.played = self.played
-        c.piles_won = self.piles_won
-        c.slaps = self.slaps
-        c.bad = self.bad
-        c.late = self.late
-        c.ev = self.ev
-        c.ev_len = self.ev_len
-        c.n_events = self.n_events
-        c.end_reason = self.end_reason
-        c.capped = self.capped
-        c.cycle = self.cycle
-        c.winner = self.winner
-        return c
+    # --- copying ---
 
     def sample_consistent(self, seat: object, rng: Rng) -> RatscrewState:
         """Everyone knows the same (all knowledge here is public): see :func:`views.sample`."""
@@ -422,8 +434,7 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
     def _forget_positions(self) -> None:
         """Forget the positions remembered for cycles (a sample's: they are about hidden
         cards)."""
-        self.history = {}
-        self.hist_shared = False
+        self.history = set()
 
     # --- queries ----------------------------------------------------------------------------------
 
@@ -773,7 +784,7 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
             rule = self.rule
             count = self._take_pile(seat)
             self.slaps += 1
-            self.disrupt += 1
+            self._disrupt()
             self._event(Slapped, seat, RULE_NAMES[rule], count)
             if status == WAITING:
                 self.status[seat] = IN
@@ -787,7 +798,7 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
             self._event(LateSlap, seat)
             return
         self.bad += 1
-        self.disrupt += 1
+        self._disrupt()
         st = self.stacks[seat]
         if not st:
             self._event(BadSlap, seat, 0)
@@ -813,6 +824,11 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
                 self._sweep_out()
         self._check_end()
 
+    def _disrupt(self) -> None:
+        """A slap, valid or bad: no position seen before it can come back as a cycle."""
+        self.disrupt += 1
+        self.history = set()
+
     def _sweep_out(self) -> None:
         """Without ``slap_in`` (or without slaps): a player without cards and with no pile
         pending is out."""
@@ -831,15 +847,11 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         # as soon as the face cards are back in their places (number cards may differ).
         table = AS_CARDS if self.game.slaps else AS_FACES
         key = bytes((self.turn,)) + STACK_SEP.join([bytes(s).translate(table) for s in self.stacks])
-        seen = self.history.get(key)
-        if seen is not None and seen == self.disrupt:
+        if key in self.history:
             self.cycle = True
             self._finish_ranked("cycle: the same position came back with no slap in between")
             return True
-        if self.hist_shared:
-            self.history = dict(self.history)
-            self.hist_shared = False
-        self.history[key] = self.disrupt
+        self.history.add(key)
         return False
 
     def _check_end(self) -> None:
@@ -943,9 +955,11 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         ``events`` holds the latest of them), with what this seat may do about slapping."""
         return views.observation(self, self._check_seat(seat), events)
 
-    def snapshot(self) -> dict[str, JSON]:
-        """Everything, cards in notation: see :func:`snapshot.write`."""
-        return snapshot.write(self)
+    def _snapshot_extra(self) -> dict[str, JSON]:
+        return snapshot.extra_entries(self)
+
+    def _restored(self, snap: Mapping[str, Any]) -> None:
+        snapshot.restored(self, snap)
 
     # --- bookkeeping ------------------------------------------------------------------------------
 
@@ -957,3 +971,6 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
 
     def _initial_deal(self) -> dict[str, JSON]:
         return {"stacks": [[TEXT[c] for c in reversed(st)] for st in self.deal]}
+
+
+EgyptianRatscrew.state_class = RatscrewState

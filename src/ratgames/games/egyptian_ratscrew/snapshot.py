@@ -1,6 +1,15 @@
-"""Egyptian Ratscrew positions as JSON: :func:`write` gives a state's snapshot (everything,
-hidden cards included) and :func:`restore_position` reads one back, checked: every entry's shape,
-every card once, and the entries agreeing with each other as they do in play."""
+"""Egyptian Ratscrew positions as JSON.
+
+The state's fields are declared once (:attr:`RatscrewState._fields`, with the codecs here); the
+core writes each as a snapshot entry and reads it back with its shape checked.  This module
+writes the entries that are no single field (:func:`extra_entries`: which stack and burned cards
+everybody knows, the slappable pile versions a slap may still name, the positions a cycle could
+come back to, the latest events, the event count and the clock) and checks, on restoring
+(:func:`restored`), what ties the fields together: every card once, the phase with who plays,
+challenges or collects, a challenge's chances with the pile, the counts with the pile version,
+slapping with the options, the end with the stacks.  The restored state's snapshot must then be
+exactly the one given.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 from ratgames.core import snapshots
 from ratgames.core.errors import SnapshotError
 from ratgames.core.events import Event
-from ratgames.core.game import JSON, Chance
+from ratgames.core.fields import Codec, Number
+from ratgames.core.game import JSON
 from ratgames.core.snapshots import flag as _flag
 from ratgames.core.snapshots import items as _list
 from ratgames.core.snapshots import short as _short
 from ratgames.core.snapshots import whole as _whole
 
-from .action import MAX_VERSION as _MAX_VERSION
 from .cards import CHANCES as _CHANCES
 from .cards import FACE_MARK, STACK_SEP, TEXT, card_of, is_known, known
 from .events import (
@@ -39,7 +48,6 @@ from .phases import (
     IN,
     OUT,
     OVER,
-    PHASE_NAMES,
     PLAY,
     RULE_NAMES,
     STATUS_NAMES,
@@ -49,13 +57,50 @@ from .phases import (
 if TYPE_CHECKING:
     from .rules import EgyptianRatscrew, RatscrewState
 
+EXTRA = (
+    "stacks_known",
+    "burned_known",
+    "slappable_versions",
+    "positions_seen",
+    "events",
+    "event_count",
+    "time",
+)
+"""The snapshot's entries that are no single field of the state (:func:`extra_entries`)."""
 
-def write(state: RatscrewState) -> dict[str, JSON]:
-    """Everything, cards in notation: each stack, the burned cards and the pile bottom first
-    (with which stack and burned cards everybody knows), the clock (``time``, the last
-    action's), the slappable pile versions a slap may still name (newest first) and the
-    positions a cycle could come back to (:func:`positions_json`)."""
-    text = TEXT
+
+class DeckCards(Codec):
+    """A list of cards of the game's deck (with the jokers its options add), written as their
+    texts; a stack entry is written as its card (whether everybody knows it is an entry of its
+    own)."""
+
+    def write(self, value: Any) -> JSON:
+        return [TEXT[card_of(c)] for c in value]
+
+    def read(self, value: object, entry: str, game: Any) -> Any:
+        return _Cards(game).cards(value, entry)
+
+
+class Reason(Codec):
+    """Why the game ended: text ('' while it goes on)."""
+
+    def write(self, value: Any) -> JSON:
+        return value
+
+    def read(self, value: object, entry: str, game: Any) -> Any:
+        if type(value) is not str:
+            raise SnapshotError(
+                f"{entry} is the reason the game ended ('' while it goes on), not {_short(value)}"
+            )
+        return value
+
+
+def extra_entries(state: RatscrewState) -> dict[str, JSON]:
+    """The entries of a snapshot that are no single field: which cards of the stacks and under
+    the pile everybody knows (a flag per card), the slappable pile versions a slap may still
+    name (newest first), the positions remembered since the last slap
+    (:func:`positions_json`), the latest events, how many there were and the clock (``time``,
+    the last action's)."""
     n = state.game.players
     last = state.last_slap
     status = state.status
@@ -67,32 +112,12 @@ def write(state: RatscrewState) -> dict[str, JSON]:
         slappable_versions.append(node[0])
         node = node[1]
     return {
-        "stacks": [[text[card_of(c)] for c in st] for st in state.stacks],
         "stacks_known": [[is_known(c) for c in st] for st in state.stacks],
-        "pile": [text[c] for c in state.pile],
-        "burned": [text[card_of(c)] for c in state.burned],
         "burned_known": [is_known(c) for c in state.burned],
-        "version": state.version,
-        "turn": state.turn,
-        "phase": PHASE_NAMES[state.phase],
-        "challenger": state.challenger,
-        "chances": state.chances,
-        "collector": state.collector,
-        "status": [STATUS_NAMES[x] for x in status],
-        "last_slap": last[:],
         "slappable_versions": slappable_versions,
         "positions_seen": positions_json(state),
-        "disrupt": state.disrupt,
-        "counts": [
-            state.played,
-            state.piles_won,
-            state.slaps,
-            state.bad,
-            state.late,
-            state.n_events,
-        ],
         "events": state._events_json(),
-        "end": [state.end_reason, state.capped, state.cycle, state.winner],
+        "event_count": state.n_events,
         "time": float(state._time),
     }
 
@@ -102,10 +127,9 @@ def positions_json(state: RatscrewState) -> list[JSON]:
     who plays next and each stack bottom first, in card notation, or without slaps in
     face-card notation (``J``, ``Q``, ``K``, ``A``, ``-`` for any other card), in the
     order of their keys."""
-    disrupt = state.disrupt
     faces = not state.game.slaps
     out: list[JSON] = []
-    for key in sorted(k for k, v in state.history.items() if v == disrupt):
+    for key in sorted(state.history):
         stacks: list[JSON] = []
         for part in key[1:].split(STACK_SEP):
             if faces:
@@ -115,33 +139,6 @@ def positions_json(state: RatscrewState) -> list[JSON]:
         out.append({"turn": key[0], "stacks": stacks})
     return out
 
-
-SNAPSHOT_KEYS: tuple[str, ...] = (
-    "stacks",
-    "stacks_known",
-    "pile",
-    "burned",
-    "burned_known",
-    "version",
-    "turn",
-    "phase",
-    "challenger",
-    "chances",
-    "collector",
-    "status",
-    "last_slap",
-    "slappable_versions",
-    "positions_seen",
-    "disrupt",
-    "counts",
-    "events",
-    "end",
-    "time",
-)
-"""The entries of :meth:`RatscrewState.snapshot`, each required by :func:`restore_position`."""
-
-COUNT_NAMES = ("cards played", "piles won", "valid slaps", "bad slaps", "late slaps", "events")
-"""What each number of the snapshot's ``counts`` is."""
 
 REASON_LAST = "the last player with cards"
 REASON_CYCLE = "cycle: the same position came back with no slap in between"
@@ -196,15 +193,17 @@ def _marked(cards: list[int], flags_value: object, entry: str, known_entry: str)
     ]
 
 
-def _read_event(game: EgyptianRatscrew, cards: _Cards, value: object, entry: str) -> list[Any]:
-    """One event of ``events``: ``[EventClass, *fields]`` (as the state keeps it)."""
+def _read_event(
+    game: EgyptianRatscrew, cards: _Cards, value: object, entry: str
+) -> tuple[type[Event], tuple[Any, ...]]:
+    """One event of ``events``: its class and its fields."""
     if not isinstance(value, Mapping):
         raise SnapshotError(f"{entry} is an event object, not {_short(value)}")
     kind = _EVENT_KINDS[snapshots.one_of(value.get("kind"), f"{entry}.kind", _EVENT_KINDS)]
     cls, fields = _EVENT_FIELDS[kind]
     names = ("kind", *[name for name, _ in fields])
     snapshots.entries(value, names, f"{entry} (a {kind!r} event)")
-    out: list[Any] = [cls]
+    out: list[Any] = []
     n = game.players
     for name, what in fields:
         field_value = value[name]
@@ -231,7 +230,7 @@ def _read_event(game: EgyptianRatscrew, cards: _Cards, value: object, entry: str
             if field_value not in ("cap", "cycle"):
                 raise SnapshotError(f"{where} is 'cap' or 'cycle', not {_short(field_value)}")
             out.append(field_value)
-    return out
+    return cls, tuple(out)
 
 
 def _position_key(game: EgyptianRatscrew, cards: _Cards, value: object, entry: str) -> bytes:
@@ -272,86 +271,52 @@ def _position_key(game: EgyptianRatscrew, cards: _Cards, value: object, entry: s
     return bytes((turn,)) + STACK_SEP.join(parts)
 
 
-def restore_position(game: EgyptianRatscrew, snap: Mapping[str, Any]) -> RatscrewState:
-    """The state whose snapshot is ``snap``, or :class:`SnapshotError` naming what is wrong.
+_TIME = Number(0.0)
 
-    Beyond the shape of each entry and every card once, the entries must agree as they do in
-    play: the phase with who plays, challenges or collects; a challenge's chances with the pile;
-    the counts with the pile version; slapping with the options; the end with the stacks.  The
-    rest (the slappable pile and who holds cards) is worked out from the cards, and the
-    restored state's snapshot must be exactly ``snap``.
-    """
-    snapshots.entries(snap, SNAPSHOT_KEYS, "an Egyptian Ratscrew snapshot")
+
+def restored(state: RatscrewState, snap: Mapping[str, Any]) -> None:
+    """Completes ``state``, whose declared fields were read from ``snap`` (each of the right
+    shape), from the other entries, and checks that everything agrees as it does in play,
+    else :class:`SnapshotError` naming what is wrong."""
+    game = state.game
     n = game.players
     cards = _Cards(game)
-
-    # The cards: every card of the deck once, in the stacks, the pile or burned under it.
-    rows = _list(snap["stacks"], "stacks", "stacks, one per seat", n)
     known_rows = _list(snap["stacks_known"], "stacks_known", "lists of flags, one per seat", n)
-    stacks = [
-        _marked(
-            cards.cards(rows[s], f"stacks[{s}]"),
-            known_rows[s],
-            f"stacks[{s}]",
-            f"stacks_known[{s}]",
-        )
-        for s in range(n)
+    stacks = state.stacks = [
+        _marked(stack, known_rows[s], f"stacks[{s}]", f"stacks_known[{s}]")
+        for s, stack in enumerate(state.stacks)
     ]
-    pile = cards.cards(snap["pile"], "pile")
-    burned = _marked(
-        cards.cards(snap["burned"], "burned"), snap["burned_known"], "burned", "burned_known"
-    )
+    burned = state.burned = _marked(state.burned, snap["burned_known"], "burned", "burned_known")
+    pile = state.pile
     places = [(f"stacks[{s}]", [card_of(c) for c in stacks[s]]) for s in range(n)]
     places += [("pile", pile), ("burned", [card_of(c) for c in burned])]
     snapshots.each_once(
         places, sorted(cards.of_text.values()), TEXT, cards.deck_help, "stacks, pile, burned"
     )
-
-    # The numbers.
-    version = _whole(snap["version"], "version", 0, _MAX_VERSION - 1)
-    phase = snapshots.one_of(snap["phase"], "phase", PHASE_NAMES)
-    turn = _whole(snap["turn"], "turn", -1, n - 1)
-    challenger = _whole(snap["challenger"], "challenger", -1, n - 1)
-    chances = _whole(snap["chances"], "chances", 0, 4)
-    collector = _whole(snap["collector"], "collector", -1, n - 1)
-    status = [
-        snapshots.one_of(name, f"status[{s}]", STATUS_NAMES)
-        for s, name in enumerate(_list(snap["status"], "status", "seat statuses", n))
-    ]
-    last_slap = [
-        _whole(v, f"last_slap[{s}]", -1, version)
-        for s, v in enumerate(_list(snap["last_slap"], "last_slap", "pile versions", n))
-    ]
+    state._time = _TIME.read(snap["time"], "time", game)
+    version, phase, turn = state.version, state.phase, state.turn
+    challenger, chances, collector = state.challenger, state.chances, state.collector
+    status, last_slap, disrupt = state.status, state.last_slap, state.disrupt
+    played, piles_won, slaps, bad, late = (
+        state.played,
+        state.piles_won,
+        state.slaps,
+        state.bad,
+        state.late,
+    )
+    reason, capped, cycle, winner = state.end_reason, state.capped, state.cycle, state.winner
+    for s, v in enumerate(last_slap):
+        if v > version:
+            raise SnapshotError(
+                f"last_slap[{s}] is a pile version up to the pile's ({version}), not {v}"
+            )
     versions = [
         _whole(v, f"slappable_versions[{i}]", 0, version)
         for i, v in enumerate(
             _list(snap["slappable_versions"], "slappable_versions", "pile versions")
         )
     ]
-    disrupt = _whole(snap["disrupt"], "disrupt", 0, _MAX_VERSION)
-    raw_counts = _list(snap["counts"], "counts", "numbers: " + ", ".join(COUNT_NAMES), 6)
-    counts = [
-        _whole(v, f"counts[{i}] ({COUNT_NAMES[i]})", 0, _MAX_VERSION)
-        for i, v in enumerate(raw_counts)
-    ]
-    played, piles_won, slaps, bad, late, n_events = counts
-    end = _list(snap["end"], "end", "entries: the reason, capped, cycle, the winner", 4)
-    reason = end[0]
-    if type(reason) is not str:
-        raise SnapshotError("end[0] is the reason the game ended ('' while it goes on)")
-    capped = _flag(end[1], "end[1] (capped)")
-    cycle = _flag(end[2], "end[2] (cycle)")
-    winner = _whole(end[3], "end[3] (the winner)", -1, n - 1)
-    clock = snap["time"]
-    if (
-        type(clock) not in (int, float) or not 0 <= clock <= 1e18  # also refuses NaN
-    ):
-        raise SnapshotError(
-            f"time is the last action's time in seconds (a number from 0), not {_short(clock)}"
-        )
-    time = float(clock)
-
-    # How the entries agree in play.
+    n_events = _whole(snap["event_count"], "event_count", 0, 2**62)
     newcomer = n - game.newcomers
     for s in range(n):
         if status[s] == WAITING and s < newcomer:
@@ -365,15 +330,15 @@ def restore_position(game: EgyptianRatscrew, snap: Mapping[str, Any]) -> Ratscre
             )
     if not game.slaps and (versions or slaps or bad or late or disrupt or max(last_slap) >= 0):
         raise SnapshotError(
-            "slappable_versions, last_slap, disrupt, counts: nobody slaps in this game (option "
-            "slaps is false)"
+            "slappable_versions, last_slap, disrupt, slaps, bad_slaps, late_slaps: nobody "
+            "slaps in this game (option slaps is false)"
         )
     if disrupt != slaps + bad:
         raise SnapshotError(
             f"disrupt counts the valid and the bad slaps ({slaps} + {bad}), not {disrupt}"
         )
     if slaps > piles_won:
-        raise SnapshotError(f"counts: {slaps} valid slaps took more piles than the {piles_won} won")
+        raise SnapshotError(f"slaps: {slaps} valid slaps took more piles than the {piles_won} won")
     over = phase == OVER
     taken = version - played - piles_won
     if taken != 0 and not (over and taken == 1):
@@ -388,18 +353,19 @@ def restore_position(game: EgyptianRatscrew, snap: Mapping[str, Any]) -> Ratscre
         )
     if played > game.max_cards or (played == game.max_cards and not over):
         raise SnapshotError(
-            f"counts[0]: the game stops at {game.max_cards} cards played (option max_cards), "
+            f"played: the game stops at {game.max_cards} cards played (option max_cards), "
             f"so {played} cards played is a game "
             + ("over" if played == game.max_cards else "that never was")
         )
-    if len(_list(snap["events"], "events", "events")) != min(n_events, EVENTS_SHOWN):
+    events = _list(snap["events"], "events", "events")
+    if len(events) != min(n_events, EVENTS_SHOWN):
         raise SnapshotError(
-            f"events holds the latest {EVENTS_SHOWN} of the {n_events} events (counts[5]), all "
+            f"events holds the latest {EVENTS_SHOWN} of the {n_events} events (event_count), all "
             "of them if fewer"
         )
     if n_events < played + piles_won + bad + late:
         raise SnapshotError(
-            f"counts[5]: each card played, pile won, bad and late slap is an event: at least "
+            f"event_count: each card played, pile won, bad and late slap is an event: at least "
             f"{played + piles_won + bad + late}, not {n_events}"
         )
     holders = [s for s in range(n) if stacks[s]]
@@ -409,7 +375,7 @@ def restore_position(game: EgyptianRatscrew, snap: Mapping[str, Any]) -> Ratscre
         if turn < 0 or not stacks[turn]:
             raise SnapshotError("turn: in the play phase the player to play holds cards")
         if collector != -1:
-            raise SnapshotError("collector is -1 in the play phase")
+            raise SnapshotError("collector is null in the play phase")
         if faces and (challenger < 0 or challenger == turn or left < 1 or chances != left):
             raise SnapshotError(
                 "challenger, chances: a face card on the pile is a challenge, by another player "
@@ -418,69 +384,54 @@ def restore_position(game: EgyptianRatscrew, snap: Mapping[str, Any]) -> Ratscre
         if not faces and (challenger != -1 or chances != 0):
             raise SnapshotError(
                 "challenger, chances: with no face card on the pile there is no challenge "
-                "(challenger -1, chances 0)"
+                "(challenger null, chances 0)"
             )
     elif phase == COLLECT:
         if turn != -1 or collector < 0 or challenger != collector or not faces or chances != left:
             raise SnapshotError(
                 "turn, collector, challenger, chances: a pile won by a face card waits for its "
-                "challenger to collect it (turn -1, collector and challenger that player), with "
+                "challenger to collect it (turn null, collector and challenger that player), with "
                 f"the chances its cards left ({left})"
             )
     elif phase == FINAL:
         if not game.slaps or turn != -1 or challenger != -1 or collector < 0:
             raise SnapshotError(
                 "turn, collector, challenger: in the final phase (with slaps only) the last "
-                "player with cards is the collector (turn and challenger -1)"
+                "player with cards is the collector (turn and challenger null)"
             )
         if any(s != collector for s in holders):
             raise SnapshotError("stacks: in the final phase only the collector holds cards")
     if over:
         if turn != -1 or collector != -1 or challenger != -1 or winner < 0:
             raise SnapshotError(
-                "turn, collector, challenger, end: once the game is over nobody plays, "
-                "challenges or collects, and end names the winner"
+                "turn, collector, challenger, winner: once the game is over nobody plays, "
+                "challenges or collects, and winner names the winner"
             )
         if capped and cycle:
-            raise SnapshotError("end: a game ends by the cap or as a cycle, not both")
+            raise SnapshotError("capped, cycle: a game ends by the cap or as a cycle, not both")
         if capped or cycle:
             sizes = [len(st) for st in stacks]
             expected = f"safety cap: {played} cards played" if capped else REASON_CYCLE
             if capped and played != game.max_cards:
                 raise SnapshotError(
-                    f"end: the cap stops a game at {game.max_cards} cards played, not {played}"
+                    f"capped: the cap stops a game at {game.max_cards} cards played, not {played}"
                 )
             if reason != expected or winner != sizes.index(max(sizes)):
                 raise SnapshotError(
-                    f"end: a game stopped {'by the cap' if capped else 'as a cycle'} ends for "
-                    f"the reason {expected!r}, won by the first seat with the most cards"
+                    "end_reason, winner: a game stopped "
+                    f"{'by the cap' if capped else 'as a cycle'} ends for the reason "
+                    f"{expected!r}, won by the first seat with the most cards"
                 )
         elif reason != REASON_LAST or pile or burned or holders != [winner]:
             raise SnapshotError(
-                f"end: a game won outright ends for the reason {REASON_LAST!r}, its winner "
-                "holding every card"
+                f"end_reason, winner: a game won outright ends for the reason {REASON_LAST!r}, "
+                "its winner holding every card"
             )
     elif reason or capped or cycle or winner != -1:
-        raise SnapshotError("end is ['', false, false, -1] while the game goes on")
+        raise SnapshotError(
+            "end_reason, capped, cycle, winner are '', false, false and null while the game goes on"
+        )
 
-    # The state.
-    from .rules import RatscrewState
-
-    state = RatscrewState.__new__(RatscrewState)
-    state._init_core(game, Chance(0))
-    state._time = time
-    state.stacks = stacks
-    state.deal = ()
-    state.pile = pile
-    state.burned = burned
-    state.version = version
-    state.turn = turn
-    state.phase = phase
-    state.challenger = challenger
-    state.chances = chances
-    state.collector = collector
-    state.status = status
-    state.last_slap = last_slap
     state.n_holders = len(holders)
     state.rule = state._compute_rule() if game.slaps else 0
     node: tuple[Any, ...] | None = None
@@ -501,26 +452,15 @@ def restore_position(game: EgyptianRatscrew, snap: Mapping[str, Any]) -> Ratscre
             f"{piles_won} of them, not {len(seen)}"
         )
     state.history = {
-        _position_key(game, cards, p, f"positions_seen[{i}]"): disrupt for i, p in enumerate(seen)
+        _position_key(game, cards, p, f"positions_seen[{i}]") for i, p in enumerate(seen)
     }
-    state.hist_shared = False
-    state.disrupt = disrupt
-    state.played = played
-    state.piles_won = piles_won
-    state.slaps = slaps
-    state.bad = bad
-    state.late = late
-    chain: list[Any] | None = None
-    events = _list(snap["events"], "events", "events")
+    state.deal = ()
+    state.ev = None
+    state.ev_len = state.n_events = 0
     for i, event in enumerate(events):
-        chain = [chain, None, *_read_event(game, cards, event, f"events[{i}]")]
-    state.ev = chain
-    state.ev_len = len(events)
+        kind, fields = _read_event(game, cards, event, f"events[{i}]")
+        state._event(kind, *fields)
     state.n_events = n_events
-    state.end_reason = reason
-    state.capped = capped
-    state.cycle = cycle
-    state.winner = winner
     if game.slaps and not over and len(holders) < 2 and phase != FINAL:
         claim = collector if phase != PLAY else challenger
         if claim < 0 or claim == state._next_holder(n - 1):
@@ -529,9 +469,8 @@ def restore_position(game: EgyptianRatscrew, snap: Mapping[str, Any]) -> Ratscre
                 "another player's face card still has a pile to win"
             )
     snapshots.agree(
-        {**snap, "time": time},
+        {**snap, "time": state._time},
         state.snapshot(),
-        SNAPSHOT_KEYS,
+        state._fields.entries if state._fields is not None else (),
         "in the position the other entries describe",
     )
-    return state
