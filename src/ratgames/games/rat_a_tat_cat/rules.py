@@ -726,33 +726,37 @@ class RatState(State[Act, RatATatCat]):
             return action in _PEEK_SET or (self.extra > 0 and action is DISCARD)
         if ph == SWAPPING:
             if action.kind == K_SWAP:
-                a, p, b = action.a, action.p, action.b
-                return (
-                    p != seat
-                    and self.active[p]
-                    and not self.faceup[seat * SLOTS + a]
-                    and not self.faceup[p * SLOTS + b]
-                )
+                return self._swap_refused(seat, action.a, action.p, action.b) is None
             return action is (DISCARD if self.extra else NOSWAP)
         return False
 
-    def _swaps(self, seat: int) -> list[Act]:
+    def _swap_refused(self, seat: int, a: int, p: int, b: int) -> str | None:
+        """The rule of a Swap: why ``seat`` may not swap its slot ``a`` with slot ``b`` of seat
+        ``p`` (all from 0), or None if it may.  Only with another player still in the game, and
+        (with ``younger``, where the outer cards lie face up) only face-down cards."""
+        if p == seat:
+            return "a Swap exchanges one of your cards with another player's, not your own"
+        if not self.active[p]:
+            return f"seat {p + 1} is out of the game"
         faceup = self.faceup
-        active = self.active
-        mine = seat * SLOTS
+        if faceup[seat * SLOTS + a]:
+            return f"your slot {a + 1} is face up: only face-down cards are swapped"
+        if faceup[p * SLOTS + b]:
+            return f"slot {b + 1} of seat {p + 1} is face up: only face-down cards are swapped"
+        return None
+
+    def _swaps(self, seat: int) -> list[Act]:
+        """The swaps ``seat`` may make (:meth:`_swap_refused`), its slots in order, each with
+        the other seats' slots starting left of it."""
         players = self.game.players
-        others = [p for p in range(seat + 1, seat + players) if active[p % players]]
-        out: list[Act] = []
-        for a in range(SLOTS):
-            if faceup[mine + a]:
-                continue
-            for q in others:
-                p = q % players
-                base = p * SLOTS
-                for b in range(SLOTS):
-                    if not faceup[base + b]:
-                        out.append(SWAPS[a, p, b])
-        return out
+        others = [q % players for q in range(seat + 1, seat + players)]
+        return [
+            SWAPS[a, p, b]
+            for a in range(SLOTS)
+            for p in others
+            for b in range(SLOTS)
+            if self._swap_refused(seat, a, p, b) is None
+        ]
 
     def _problem(self, seat: int, action: Act) -> str | None:
         if self._legal(seat, action):
@@ -793,17 +797,9 @@ class RatState(State[Act, RatATatCat]):
             return f"you drew a PEEK: look at one of your cards with peek N{tail}"
         if ph == SWAPPING:
             if k == K_SWAP:
-                if action.p == seat:
-                    return "a Swap exchanges one of your cards with another player's, not your own"
-                if not self.active[action.p]:
-                    return f"seat {action.p + 1} is out of the game"
-                if self.faceup[seat * SLOTS + action.a]:
-                    return f"your slot {action.a + 1} is face up: only face-down cards are swapped"
-                if self.faceup[action.p * SLOTS + action.b]:
-                    return (
-                        f"slot {action.b + 1} of seat {action.p + 1} is face up: only face-down "
-                        "cards are swapped"
-                    )
+                refused = self._swap_refused(seat, action.a, action.p, action.b)
+                if refused is not None:
+                    return refused
             if k == K_NOSWAP and self.extra:
                 return "to pass on this SWAP and use your next Draw 2 chance, discard it"
             if k == K_DISCARD and not self.extra:
