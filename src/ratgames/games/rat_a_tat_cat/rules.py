@@ -280,9 +280,9 @@ class RatATatCat(Game):
             hands, draw, discard, returned = self._read_deal(deal)
             state._set_round(hands, draw, discard, returned)
         # The deal as it lies now; written in the deal format only if a record asks for it.
-        dealt = state.evlog
-        assert dealt is not None and dealt[0][0] is Dealt
-        state.deal0 = (state.hands[:], state.draw[:], state.discard[:], dealt[0][1][3])
+        kind, dealt = state._logged()[-1]
+        assert kind is Dealt
+        state.deal0 = (state.hands[:], state.draw[:], state.discard[:], dealt[3])
         return state
 
     def _read_cards(self, value: object, where: str) -> list[int]:
@@ -417,7 +417,6 @@ class RoundResult(NamedTuple):
         }
 
 
-RawEvent = tuple[type[Event], tuple[Any, ...]]
 RawDeal = tuple[list[int], list[int], list[int], tuple[int, ...]]
 
 
@@ -441,8 +440,6 @@ class RatState(State[Act, RatATatCat]):
         "discard",
         "draw",
         "elim",
-        "evlog",
-        "evn",
         "extra",
         "faceup",
         "first",
@@ -490,10 +487,6 @@ class RatState(State[Act, RatATatCat]):
         self.rnd = 0
         self.turns = 0
         self.clock = 0.0
-        # The public events, newest first, as (event class, its fields) built into events only
-        # when an observation asks for them.
-        self.evlog: tuple[RawEvent, Any] | None = None
-        self.evn = 0
         self.knocks = 0
         self.knocker_won = 0
         self.cap_fired = 0
@@ -592,7 +585,7 @@ class RatState(State[Act, RatATatCat]):
         self.rturns = 0
         self.first = self.turn = self._next_active(self.dealer)
         self.phase = START
-        self._event(Dealt, (self.rnd, self.dealer, discard[-1], returned))
+        self._log_event(Dealt, (self.rnd, self.dealer, discard[-1], returned))
 
     def _deal_json(self, raw: RawDeal) -> dict[str, JSON]:
         """A deal kept as (hands, draw, discard, returned) in the deal format."""
@@ -609,10 +602,6 @@ class RatState(State[Act, RatATatCat]):
             # The power cards turned up and shuffled back before the first discard.
             deal["returned"] = [CARD_TEXT[c] for c in returned]
         return deal
-
-    def _event(self, kind: type[Event], fields: tuple[Any, ...]) -> None:
-        self.evn += 1
-        self.evlog = ((kind, fields), self.evlog)
 
     # --- the core contract ----------------------------------------------------------------------
 
@@ -635,8 +624,6 @@ class RatState(State[Act, RatATatCat]):
         new.discard = self.discard[:]
         new.draw = self.draw[:] if cards else self.draw
         new.elim = self.elim
-        new.evlog = self.evlog
-        new.evn = self.evn
         new.extra = self.extra
         new.faceup = self.faceup[:]
         new.first = self.first
@@ -817,7 +804,7 @@ class RatState(State[Act, RatATatCat]):
             discard = self.discard
             cards = discard[:-1]
             del discard[:-1]
-            self._event(Reshuffled, (tuple(sorted(cards)),))
+            self._log_event(Reshuffled, (tuple(sorted(cards)),))
             self._shuffle(cards, "reshuffle")
             self.draw = draw = cards
             self.pool += 1
@@ -846,11 +833,11 @@ class RatState(State[Act, RatATatCat]):
         elif k == K_SWAP:
             self._swap(seat, action.a, action.p, action.b, timed)
         elif k == K_NOSWAP:
-            self._event(NoSwap, (seat,))
+            self._log_event(NoSwap, (seat,))
             self._end_turn(timed)
         elif k == K_KNOCK:
             self.knocker = self.closer = seat
-            self._event(Knocked, (seat,))
+            self._log_event(Knocked, (seat,))
             self._next_turn()
         else:  # K_END
             self._end(seat)
@@ -881,11 +868,10 @@ class RatState(State[Act, RatATatCat]):
             self.held = card
             self.held_pub = False
             self.phase = HOLD
-            self.evn += 1
-            self.evlog = ((Drew, (seat,)), self.evlog)
+            self._log_event(Drew, (seat,))
             return
         self.discard.append(card)
-        self._event(PowerDrawn, (seat, card))
+        self._log_event(PowerDrawn, (seat, card))
         self._power_shown(card)
         if card == PEEK:
             self.phase = PEEKING
@@ -905,7 +891,7 @@ class RatState(State[Act, RatATatCat]):
         self.held = card = self.discard.pop()
         self.held_pub = True
         self.phase = TAKEN
-        self._event(Took, (seat, card))
+        self._log_event(Took, (seat, card))
 
     def _replace(self, seat: int, slot: int, timed: bool) -> None:
         g = self.game
@@ -924,17 +910,16 @@ class RatState(State[Act, RatATatCat]):
         self.origin[idx] = 2 * self.pool + 1
         self.faceup[idx] = False
         self.held = -1
-        self.evn += 1
-        self.evlog = ((Replaced, (seat, slot + 1, old, value if value >= 0 else None)), self.evlog)
+        self._log_event(Replaced, (seat, slot + 1, old, value if value >= 0 else None))
         self._end_turn(timed)
 
     def _discard(self, seat: int, timed: bool) -> None:
         if self.phase == HOLD:
             self.discard.append(self.held)
-            self._event(Discarded, (seat, self.held))
+            self._log_event(Discarded, (seat, self.held))
             self.held = -1
         else:
-            self._event(Passed, (seat, self.discard[-1]))
+            self._log_event(Passed, (seat, self.discard[-1]))
         if self.extra:
             self.phase = MUST_DRAW
         else:
@@ -943,7 +928,7 @@ class RatState(State[Act, RatATatCat]):
     def _peek(self, seat: int, slot: int, timed: bool) -> None:
         idx = seat * SLOTS + slot
         self.known[seat * self.game.p4 + idx] = self.hands[idx]
-        self._event(Peeked, (seat, slot + 1))
+        self._log_event(Peeked, (seat, slot + 1))
         self._end_turn(timed)
 
     def _swap(self, seat: int, a: int, p: int, b: int, timed: bool) -> None:
@@ -960,14 +945,14 @@ class RatState(State[Act, RatATatCat]):
         if g.swap_look:
             known[seat * p4 + i1] = hands[i1]
             known[p * p4 + i2] = hands[i2]
-        self._event(Swapped, (seat, a + 1, p, b + 1))
+        self._log_event(Swapped, (seat, a + 1, p, b + 1))
         self._end_turn(timed)
 
     def _end(self, seat: int) -> None:
         if self.rturns >= self.game.turn_cap:
             # The turn cap counts as this player's knock: the others have their last turns.
             self.closer = seat
-            self._event(Capped, (seat, self.rturns))
+            self._log_event(Capped, (seat, self.rturns))
         self._next_turn()
 
     def _end_turn(self, timed: bool) -> None:
@@ -1010,8 +995,7 @@ class RatState(State[Act, RatATatCat]):
                         new = self._pop_draw()
                     hands[idx] = new
                     s, slot = divmod(idx, SLOTS)
-                    self.evn += 1
-                    self.evlog = ((Fixed, (s, slot + 1, card, new)), self.evlog)
+                    self._log_event(Fixed, (s, slot + 1, card, new))
         sums = [
             hands[b] + hands[b + 1] + hands[b + 2] + hands[b + 3] if active[b >> 2] else 0
             for b in range(0, g.p4, SLOTS)
@@ -1041,7 +1025,7 @@ class RatState(State[Act, RatATatCat]):
                 active,
             ),
         )
-        self._event(RoundOver, (self.rnd, low))
+        self._log_event(RoundOver, (self.rnd, low))
         kind, n = g.mode_kind, g.mode_n
         over = False
         if kind == "round":
@@ -1058,7 +1042,7 @@ class RatState(State[Act, RatATatCat]):
                 for s in out:
                     elim[s] = self.rnd
                     still[s] = False
-                    self._event(WentOut, (s, totals[s]))
+                    self._log_event(WentOut, (s, totals[s]))
                 self.elim = tuple(elim)
                 if sum(still) >= 1:
                     self.active = tuple(still)

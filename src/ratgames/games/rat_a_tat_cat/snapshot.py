@@ -19,7 +19,9 @@ from . import views
 from .action import HOLD, KNOCKING, OVER, PEEKING, PHASE_NAMES, SWAPPING, TAKEN
 from .cards import CARD_TEXT, CARDS_ALLOWED, PEEK, SLOTS, SWAP, not_the_deck
 from .events import EVENT_TYPES, Dealt, Reshuffled, RoundOver
-from .rules import RatATatCat, RatState, RawEvent, RoundResult
+from .rules import RatATatCat, RatState, RoundResult
+
+RawEvent = tuple[type[Event], tuple[Any, ...]]
 
 
 def snapshot(state: RatState) -> dict[str, JSON]:
@@ -467,7 +469,7 @@ class SnapshotReader:
             raise self.fail(
                 "'hands'", "must be the rows of the last round's result once the game is over"
             )
-        evlog, evn = self.events(snap["events"], rnd, dealer, pool, len(results))
+        log, count = self.events(snap["events"], rnd, dealer, pool, len(results))
 
         state = RatState.__new__(RatState)
         state._init_core(g, Chance(0))
@@ -479,8 +481,8 @@ class SnapshotReader:
         state.rnd = rnd
         state.turns = turns
         state.clock = clock
-        state.evlog = evlog
-        state.evn = evn
+        state._event_log = log
+        state._event_count = count
         state.knocks, state.knocker_won, state.cap_fired, state.score_sum, state.score_n = counts
         state.round_cap_fired = round_cap_fired
         state.results = tuple(results)

@@ -46,7 +46,7 @@ def public(state: RatState, events: bool = True) -> dict[str, JSON]:
     """What everybody sees (see :func:`observation`)."""
     g = state.game
     p = g.players
-    count = state.evn
+    count = state._event_count
     return {
         "game": g.id,
         "players": p,
@@ -101,7 +101,7 @@ def discard_top(state: RatState) -> str | None:
 def public_events(state: RatState, limit: int | None = None) -> list[Event]:
     """The public events of the game, oldest first (only the latest ``limit`` if given)."""
     out: list[Event] = []
-    node = state.evlog
+    node = state._event_log
     while node is not None and (limit is None or len(out) < limit):
         kind, fields = node[0]
         out.append(kind(*fields))
@@ -118,7 +118,7 @@ def event_list(state: RatState, limit: int | None) -> list[dict[str, JSON]]:
 
 def events_start(state: RatState) -> int:
     """How many events came before those an observation lists."""
-    count = state.evn
+    count = state._event_count
     return count - min(count, EVENTS_SHOWN)
 
 
