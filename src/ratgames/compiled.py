@@ -63,6 +63,7 @@ MODULES: tuple[str, ...] = (
     "ratgames.games.rat_a_tat_cat.action",
     "ratgames.games.rat_a_tat_cat.cards",
     "ratgames.games.rat_a_tat_cat.views",
+    "ratgames.games.rat_a_tat_cat.playout",
     "ratgames.games.rats.combos",
     "ratgames.games.rats.rules",
     "ratgames.games.rats.bots",

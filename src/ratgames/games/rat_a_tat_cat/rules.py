@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Rat-a-Tat Cat: the rules (the game, its options and the state: legality, transitions,
 scoring).
 
@@ -29,7 +30,7 @@ from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
 from . import action as actions
-from . import views
+from . import playout, views
 from .action import (
     DISCARD,
     DRAW,
@@ -430,7 +431,6 @@ class RatState(State[Act, RatATatCat]):
 
     __slots__ = (
         "_plan",
-        "_scoring_only",
         "active",
         "cap_fired",
         "clock",
@@ -476,8 +476,6 @@ class RatState(State[Act, RatATatCat]):
     def _init_game(self) -> None:
         g = self.game
         p = g.players
-        # During a play-out that is only scored: a round that ends it deals no next round.
-        self._scoring_only = False
         # The sampling plan of this position for one seat (see views.sample_plan), until it changes.
         self._plan: tuple[int, views.SamplePlan] | None = None
         self.active: tuple[bool, ...] = (True,) * p
@@ -613,7 +611,6 @@ class RatState(State[Act, RatATatCat]):
         sample that gives it new ones."""
         new = RatState.__new__(RatState)
         self._copy_core_to(new)
-        new._scoring_only = False
         new._plan = None
         new.active = self.active
         new.cap_fired = self.cap_fired
@@ -843,22 +840,11 @@ class RatState(State[Act, RatATatCat]):
             self._end(seat)
 
     def _random_playout(self, rng: Rng, depth: int, stage: int, scoring_only: bool) -> int:
-        """:meth:`State.random_playout` with the actions carried out as :meth:`_apply` does.
-        With ``scoring_only`` and a ``stage``, the round that ends the play-out is scored but
-        the next one is not dealt."""
+        """The play-out of :mod:`.playout` (the plain loop's, faster), or the core's loop while
+        a log is kept."""
         if self._recording:
             return super()._random_playout(rng, depth, stage, scoring_only)
-        self._scoring_only = scoring_only and stage >= 0
-        steps = 0
-        while steps < depth and self.phase != OVER:
-            if stage >= 0 and len(self.results) != stage:
-                break
-            seat = self.turn
-            legal = self._legal_actions(seat)
-            self._apply(seat, legal[rng.randbelow(len(legal))], None)
-            steps += 1
-        self._scoring_only = False
-        return steps
+        return playout.random_playout(self, rng, depth, stage, scoring_only)
 
     def _draw(self, seat: int) -> None:
         if self.phase == MUST_DRAW:
@@ -1057,8 +1043,8 @@ class RatState(State[Act, RatATatCat]):
             self.faceup = [True] * g.p4
             self.phase = OVER
             self.outcome_ = self._make_outcome(sums)
-        elif not self._scoring_only:
-            self._new_round()
+        elif self._last_stage < 0 or len(self.results) == self._last_stage:
+            self._new_round()  # unless only scored from here (State.only_scored_after)
 
     def _new_round(self) -> None:
         self.dealer = self._next_active(self.dealer)
