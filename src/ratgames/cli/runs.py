@@ -15,7 +15,6 @@ import click
 from rich.progress import TaskID
 from rich.table import Table
 
-from ..checkpoint import write_json_atomic
 from ..core.bots import make_bot, parse_bot_spec
 from ..core.errors import RatgamesError
 from ..core.game import Game
@@ -340,6 +339,8 @@ def simulate(
             if not sweep
             else {"sweep": param, "runs": [{"value": v, **r.to_json()} for v, r in results]}
         )
+        from ..checkpoint import write_json_atomic
+
         write_json_atomic(json_out, payload)
         console.print(f"Figures written to {json_out}", highlight=False)
     _compile_hint(backend, sum(r.seconds for _, r in results))
