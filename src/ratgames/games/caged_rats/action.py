@@ -47,6 +47,10 @@ CAGE_ACT: Final[dict[tuple[int, int], Act]] = {
     (a, b): Act("cage", a, b) for colour in COLOUR_CARDS for a in colour for b in colour if a < b
 }
 SINGLE_KINDS = {"offer": OFFER_ACT, "bid": BID_ACT, "top": TOP_ACT, "throw": THROW_ACT}
+_CANONICAL: Final[dict[Act, Act]] = {
+    a: a for a in (*CAGE_ACT.values(), *OFFER_ACT, *BID_ACT, *TOP_ACT, *THROW_ACT, *FEED_ACT)
+}
+"""Every action of the game, as its own shared object (found by equality)."""
 KINDS = ("cage", "offer", "bid", "top", "throw", "feed")
 NOTATION_HELP = (
     "write 'cage 5H 9D', 'offer QH', 'bid 7D', 'top 9S', 'throw 2C' or 'feed 1' / 'feed 2'"
@@ -62,23 +66,20 @@ def canonical_action(action: object) -> Act | None:
     >>> canonical_action(Act("cage", 6, 2)), canonical_action(Act("bid", 1.0))
     (None, None)
     """
-    if type(action) is not Act or len(action) != 3:
+    if type(action) is not Act:
         return None
+    try:
+        found = _CANONICAL.get(action)  # equal: True and 1.0 pass for 1 here, not below
+    except TypeError:  # a field that cannot be hashed
+        return None
+    if found is None or found is action:
+        return found
     # Fields of any type (a compiled build would otherwise convert them to the declared ones).
     fields: tuple[object, object, object] = action
     kind, card, card2 = fields
-    if type(kind) is not str or type(card) is not int or type(card2) is not int:
-        return None
-    if kind == "cage":
-        return CAGE_ACT.get((card, card2))
-    if card2 != -1:
-        return None
-    if kind == "feed":
-        return FEED_ACT[card - 1] if card in (1, 2) else None
-    table = SINGLE_KINDS.get(kind)
-    if table is None or not 0 <= card < 52:
-        return None
-    return table[card]
+    if type(kind) is str and type(card) is int and type(card2) is int:
+        return found
+    return None
 
 
 def action_problem(action: object) -> str:

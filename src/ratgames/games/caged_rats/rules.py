@@ -510,23 +510,25 @@ class CagedRatsState(State[Act, CagedRats]):
     def _problem(self, seat: int, act: Act) -> str | None:
         if seat != self.actor:
             return self._not_to_act(seat)
-        phase = self.phase
-        kind = act.kind
-        if kind not in _WANTED[phase]:
+        kind, card, card2 = act
+        if kind not in _WANTED[self.phase]:
             return f"'{act}' is not allowed now: {self._expected()}"
+        if kind == "feed":
+            return None
         hand = self.hands[seat]
-        if kind != "feed":
-            for card in (act.card, act.card2):
-                if card >= 0 and card not in hand:
-                    hand_text = " ".join(TEXT[c] for c in hand) or "nothing"
-                    return f"{TEXT[card]} is not in your hand (you hold {hand_text})"
-        if kind == "top" and act.card not in toppers(hand, self.bid):
-            higher = " ".join(TEXT[c] for c in toppers(hand, self.bid))
-            return (
-                f"{TEXT[act.card]} does not top {TEXT[self.bid]}: a top must be of strictly "
-                f"higher rank (aces high, suits ignored); "
-                + (f"you could top with {higher}" if higher else "you can only throw")
-            )
+        if card not in hand or (card2 >= 0 and card2 not in hand):
+            missing = card if card not in hand else card2
+            hand_text = " ".join(TEXT[c] for c in hand) or "nothing"
+            return f"{TEXT[missing]} is not in your hand (you hold {hand_text})"
+        if kind == "top":
+            tops = toppers(hand, self.bid)
+            if card not in tops:
+                higher = " ".join(TEXT[c] for c in tops)
+                return (
+                    f"{TEXT[card]} does not top {TEXT[self.bid]}: a top must be of strictly "
+                    f"higher rank (aces high, suits ignored); "
+                    + (f"you could top with {higher}" if higher else "you can only throw")
+                )
         return None
 
     def _expected(self) -> str:
