@@ -1,5 +1,6 @@
-"""Who sits where: the bots a run or a table names, filled out to every seat, the game's default
-bot, and an example bot spec as typed after ``--bots``.
+"""Who sits where: the bots a run or a table names, filled out to every seat, the people and bots
+of a table played in the terminal, the game's default bot, and an example bot spec as typed after
+``--bots``.
 
 A bot spec is ``NAME`` or ``NAME:param=value,...`` (see :func:`ratgames.core.bots.parse_bot_spec`).
 
@@ -13,6 +14,7 @@ A bot spec is ``NAME`` or ``NAME:param=value,...`` (see :func:`ratgames.core.bot
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .core.bots import describe_bots, make_bot
@@ -21,7 +23,8 @@ from .core.game import Game
 
 
 class LineupError(RatgamesError):
-    """More bots named than there are seats to fill."""
+    """Seats that cannot be filled as asked: more bots than seats, a seat or a number of people
+    the game does not have, or both a level and bots."""
 
 
 def show_value(value: Any) -> str:
@@ -85,3 +88,59 @@ def bot_example(game_id: str) -> str:
                 value = p.default
             return f"{name}:{p.name}={show_value(value)}"
     return describe_bots(game_id)[0][0]
+
+
+@dataclass(frozen=True)
+class TableSeats:
+    """A table's seats: a bot spec for each bot, None for each person; the level its bots play
+    at (None for bots of one's own choosing)."""
+
+    seats: tuple[str | None, ...]
+    level: str | None
+
+
+def table_seats(
+    game: Game,
+    *,
+    seat: int = 1,
+    people: int = 1,
+    bots: Sequence[str] = (),
+    level: str | None = None,
+) -> TableSeats:
+    """Who sits where at a table played at one keyboard (``ratgames play``): ``people`` persons
+    in the seats from ``seat`` (from 1) on, round the table, and in every other seat, in seat
+    order, the named ``bots`` (the last one filling the rest) or else the bot of ``level``
+    (default: the normal level).  Raises :class:`LineupError` for what cannot be seated.
+
+    >>> from ratgames import get_game
+    >>> rats = get_game("rats", players=4)
+    >>> table_seats(rats, seat=4, people=2, bots=["random"])
+    TableSeats(seats=(None, 'random', 'random', None), level=None)
+    >>> table_seats(rats, people=4).seats
+    (None, None, None, None)
+    >>> table_seats(rats, seat=5)
+    Traceback (most recent call last):
+    ...
+    ratgames.lineups.LineupError: --seat must be from 1 to 4
+    """
+    from .levels import level_bot
+
+    if not 1 <= seat <= game.players:
+        raise LineupError(f"--seat must be from 1 to {game.players}")
+    if not 1 <= people <= game.players:
+        raise LineupError(f"--people must be from 1 to {game.players} (the players of this game)")
+    humans = {(seat - 1 + k) % game.players for k in range(people)}
+    count = game.players - people
+    if level is not None and bots:
+        raise LineupError("give either --level or --bots, not both")
+    if count and not bots:
+        level = level or "normal"  # plain 'ratgames play GAME' plays the normal level
+        specs = [level_bot(game.id, level)] * count
+    elif count:
+        specs = fill_bots(game, bots, count, default_bot(game.id))
+    else:
+        if bots:
+            raise LineupError("every seat is taken by a person: there is no seat for --bots")
+        specs = []
+    it = iter(specs)
+    return TableSeats(tuple(None if s in humans else next(it) for s in range(game.players)), level)

@@ -14,10 +14,9 @@ from ..core.bots import make_bot, parse_bot_spec
 from ..core.game import Game
 from ..core.records import load_record, replay
 from ..core.registry import game_class, game_ids
-from ..lineups import default_bot
+from ..lineups import table_seats
 from .common import (
     CONTEXT,
-    bot_list,
     check_writable_folder,
     complete_game,
     console,
@@ -142,25 +141,7 @@ def _new_app(
     from ..tui.play import PlayApp
 
     g = setup_game(game, players, option)
-    if not 1 <= seat <= g.players:
-        fail(f"--seat must be from 1 to {g.players}")
-    if not 1 <= people <= g.players:
-        fail(f"--people must be from 1 to {g.players} (the players of this game)")
-    humans = [(seat - 1 + k) % g.players for k in range(people)]
-    count = g.players - people
-    if level is not None and bots:
-        fail("give either --level or --bots, not both")
-    if count and not bots:
-        from ..levels import level_bot
-
-        level = level or "normal"  # plain 'ratgames play GAME' plays the normal level
-        specs = [level_bot(game, level)] * count
-    elif count:
-        specs = bot_list(g, bots, count, default_bot(game))
-    else:
-        if bots:
-            fail("every seat is taken by a person: there is no seat for --bots")
-        specs = []
+    lineup = table_seats(g, seat=seat, people=people, bots=bots, level=level)
     panel = _panel_class(g)
     if g.real_time and people > panel.max_people:
         fail(
@@ -171,14 +152,12 @@ def _new_app(
     bot_objs: list[Any] = []
     names: list[str] = []
     seeds: list[int | None] = []
-    it = iter(specs)
-    for s in range(g.players):
-        if s in humans:
+    for s, spec in enumerate(lineup.seats):
+        if spec is None:
             bot_objs.append(None)
             names.append("You" if people == 1 else g.seat_name(s))
             seeds.append(None)
         else:
-            spec = next(it)
             bot_objs.append(make_bot(g, spec, seed=rng_seed + s))
             names.append(f"{g.seat_name(s)} ({parse_bot_spec(spec)[0]})")
             seeds.append(rng_seed + s)
@@ -186,10 +165,10 @@ def _new_app(
         g,
         bot_objs,
         seed=rng_seed,
-        seat=humans[0],
+        seat=seat - 1,
         names=names,
         seeds=seeds,
-        level=level,
+        level=lineup.level,
         bot_pause=pace,
     )
 
