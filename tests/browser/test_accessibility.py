@@ -131,9 +131,21 @@ def test_each_games_table(
 
 def test_a_finished_table_and_its_replay(server: Server, browser: Browser):
     ann = Player(browser, server.base, "Ann")
-    create_table(ann, "caged-rats", 2, {1: "bot:easy"}, {"single_deal": True})
+    code = create_table(ann, "caged-rats", 2, {1: "bot:easy"}, {"single_deal": True})
     start(ann, [])
     play_to_end([ann], caged_move)
+    # The replay list's source carries the seats (with a token of the table), and lists only
+    # public tables' games to whoever shows none.
+    token = ann.page.evaluate(
+        f"() => JSON.parse(localStorage.getItem('ratgames.table.{code}')).token"
+    )
+    listed = httpx.get(server.base + "/api/replays", headers={"X-Ratgames-Token": token}).json()
+    ours = [r for r in listed if r["table"] == code]
+    assert len(ours) == 1 and ours[0]["seats"] == [
+        {"kind": "person", "name": "Ann"},
+        {"kind": "bot", "name": "easy"},
+    ], ours
+    assert all(r["public"] for r in httpx.get(server.base + "/api/replays").json())
     # The result, with its Rematch and replay, is scrolled into view when the game ends.
     expect(ann.page.get_by_role("button", name="Rematch")).to_be_in_viewport()
     # The log shows its newest lines.
