@@ -25,8 +25,8 @@ from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shar
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
+from . import playout, views
 from . import snapshot as snapshots
-from . import views
 from .action import (
     DISCARD,
     DISCARD1,
@@ -198,7 +198,6 @@ class RatsState(State[RatsAction, Rats]):
     _observation_parts = views.OBSERVATION_PARTS
 
     __slots__ = (
-        "_scoring_only",
         "alive",
         "best",
         "best_seat",
@@ -302,7 +301,6 @@ class RatsState(State[RatsAction, Rats]):
         s.round_seen = 0
         s.history = None
         s.n_events = 0
-        s._scoring_only = False
         s.over = False
         s.cap_fired = False
         s.pending = ()
@@ -313,7 +311,6 @@ class RatsState(State[RatsAction, Rats]):
     def clone(self) -> RatsState:
         c = RatsState.__new__(RatsState)
         self._copy_core_to(c)
-        c._scoring_only = False
         c.dealer = self.dealer
         c.initial_hands = self.initial_hands
         c.initial_size = self.initial_size
@@ -530,7 +527,15 @@ class RatsState(State[RatsAction, Rats]):
         return self.trick[0][1].cards if self.trick else ()
 
     def _apply(self, seat: int, action: RatsAction, time: float | None) -> None:
-        # The cards go from the hand to the trick.
+        if self._lay(seat, action):
+            self._end_trick()
+            if not self.hand_masks[self.leader]:
+                self._end_round()
+
+    def _lay(self, seat: int, action: RatsAction) -> bool:
+        """``seat`` plays ``action``: its cards go from the hand to the trick, and the turn to
+        the next seat still in.  True when that completes the trick (the turn is back to the
+        leader): :meth:`_end_trick` then follows."""
         cards = action.cards
         m = 1 << cards[0] if len(cards) == 1 else sum(map(BITS.__getitem__, cards))
         self.hand_masks[seat] ^= m
@@ -546,7 +551,7 @@ class RatsState(State[RatsAction, Rats]):
         else:
             whole = self._discard_step(action.cards[0])
             if whole is None:
-                return
+                return False
             action = whole
         # The trick keeps its plays; the history takes the trick once it is won.
         self.trick = (*self.trick, (seat, action))
@@ -562,29 +567,15 @@ class RatsState(State[RatsAction, Rats]):
             nxt += 1
         if nxt != self.leader:
             self.turn = nxt
-            return
-        self._end_trick()
+            return False
+        return True
 
     def _random_playout(self, rng: Rng, depth: int, stage: int, scoring_only: bool) -> int:
-        """:meth:`State.random_playout` with the plays listed as :meth:`legal_actions` lists
-        them and carried out as :meth:`_apply` does.  With ``scoring_only`` and a ``stage``, the
-        round that ends the play-out is scored but the next one is not dealt."""
+        """The play-out of :mod:`ratgames.games.rats.playout` (the same as the plain loop over
+        :meth:`legal_actions`, faster), for a state that keeps no log."""
         if self._recording:
             return super()._random_playout(rng, depth, stage, scoring_only)
-        self._scoring_only = scoring_only and stage >= 0
-        steps = 0
-        while steps < depth and not self.over:
-            if stage >= 0 and self.round - 1 != stage:
-                break
-            seat = self.turn
-            if self.trick:
-                found = self._follows(self.hand_masks[seat])
-            else:
-                found = leads_of_mask(self.hand_masks[seat])
-            self._apply(seat, found[rng.randbelow(len(found))], None)
-            steps += 1
-        self._scoring_only = False
-        return steps
+        return playout.random_playout(self, rng, depth, stage, scoring_only)
 
     def _lead(self, seat: int, action: RatsAction) -> None:
         """``action`` opens a trick: it sets the kind, the size and the best so far."""
@@ -645,10 +636,18 @@ class RatsState(State[RatsAction, Rats]):
         self.best_seat = -1
         self.suit_led = -1
         self.leader = self.turn = winner
-        if not self.hand_masks[winner]:
-            self._end_round()
 
     def _end_round(self) -> None:
+        """The hands are empty: the round is scored and, unless the game is over, the next
+        round dealt."""
+        size = self._score_round()
+        if size:
+            self._deal_round(size)
+
+    def _score_round(self) -> int:
+        """The round ends: the stock (first round) goes to the winner of its last trick, seats
+        with no reserve go out, the game ends or the next round begins (not yet dealt).  The
+        next hand size, or 0 once the game is over."""
         winner = self.leader
         game = self.game
         n = game.players
@@ -680,17 +679,25 @@ class RatsState(State[RatsAction, Rats]):
             self.history = _new_tuple(
                 RoundNote, (self.round, stock_to, tuple(newly_out), 0, self.history)
             )
-            return
+            return 0
         self.history = _new_tuple(
             RoundNote, (self.round, stock_to, tuple(newly_out), size, self.history)
         )
-        if self._scoring_only:
-            # A play-out that stops here and is only scored: the stage moves on, no hands are
-            # dealt (the cards stay in the reserves, where the score counts them too).
-            self.round += 1
-            return
+        self.round += 1
+        self.trick_count = 0
+        self.round_seen = 0
+        self.won_round = [0] * n
+        self.known_hand = [0] * n
+        return size
+
+    def _deal_round(self, size: int) -> None:
+        """Each seat still in shuffles its reserve and deals itself ``size`` cards from it."""
+        reserves = self.reserves
+        alive = self.alive
         bits = BITS
-        for p in alive:
+        for p in range(self.game.players):
+            if not alive[p]:
+                continue
             cards = cards_of(reserves[p])
             if len(cards) > size:
                 self._shuffle(cards, "reserve")
@@ -698,11 +705,6 @@ class RatsState(State[RatsAction, Rats]):
             m = self.hand_masks[p] = sum(map(bits.__getitem__, cards))
             reserves[p] ^= m
         self.hand_size = size
-        self.round += 1
-        self.trick_count = 0
-        self.round_seen = 0
-        self.won_round = [0] * n
-        self.known_hand = [0] * n
 
     def outcome(self) -> Outcome | None:
         if not self.over:

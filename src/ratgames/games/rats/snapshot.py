@@ -695,7 +695,6 @@ def restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
     # --- the state ------------------------------------------------------------------------
     s = RatsState.__new__(RatsState)
     s._init_core(game, Chance(0))
-    s._scoring_only = False
     s.dealer = dealer
     s.initial_hands = ()
     s.initial_size = initial_size
