@@ -67,6 +67,9 @@ MODULES: tuple[str, ...] = (
     "ratgames.games.rats.combos",
     "ratgames.games.rats.rules",
     "ratgames.games.rats.bots",
+    "ratgames.games.rats.action",
+    "ratgames.games.rats.playout",
+    "ratgames.games.rats.views",
 )
 """The modules compiled: the rules, bots and search, and the core they run on."""
 
@@ -80,7 +83,7 @@ HASHED: tuple[str, ...] = (
     "games/*/bots.py",
     "games/*/events.py",
     "games/*/playout.py",
-    "games/rats/combos.py",
+    "games/rats/*.py",
     "games/rat_a_tat_cat/*.py",
     "games/egyptian_ratscrew/*.py",
     "games/caged_rats/*.py",
