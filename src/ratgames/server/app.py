@@ -41,6 +41,7 @@ from .protocol import (
     TOKEN_HEADER,
     ActionMsg,
     ChatMsg,
+    ChatOut,
     CreatedTable,
     CreateTable,
     FillBots,
@@ -58,6 +59,7 @@ from .protocol import (
     SeatChange,
     Start,
     TableInfo,
+    Welcome,
     client_message,
     header_tokens,
     json_schema,
@@ -672,14 +674,8 @@ async def dispatch(lobby: Lobby, conn: Conn, msg: Any) -> None:
             if conn.seat is not None
             else "spectator"
         )
-        line = {
-            "type": "chat",
-            "v": PROTOCOL_VERSION,
-            "seat": conn.seat,
-            "name": name,
-            "text": " ".join(msg.text.split())[:300] or "...",
-        }
-        table.chat(line)
+        line = ChatOut(seat=conn.seat, name=name, text=" ".join(msg.text.split())[:300] or "...")
+        table.chat(line.model_dump(mode="json"))
     elif isinstance(msg, SampleRequest):
         if conn.seat is None:
             raise RequestError(403, "not_a_seat", "samples are for seats; spectators see no hand")
@@ -747,17 +743,14 @@ async def hello(lobby: Lobby, conn: Conn, msg: Hello) -> None:
         s.conn = conn
         table.seat_back(seat)
     table.conns.add(conn)
-    conn.send(
-        {
-            "type": "welcome",
-            "v": PROTOCOL_VERSION,
-            "table": table.info(insider=seat is not None or conn.host),
-            "seat": seat,
-            "host": conn.host,
-            "server_time": round(asyncio.get_running_loop().time() * 1000.0, 3),
-            "max_message_bytes": MAX_MESSAGE_BYTES,
-        }
+    welcome = Welcome(
+        table=TableInfo.model_validate(table.info(insider=seat is not None or conn.host)),
+        seat=seat,
+        host=conn.host,
+        server_time=round(asyncio.get_running_loop().time() * 1000.0, 3),
+        max_message_bytes=MAX_MESSAGE_BYTES,
     )
+    conn.send(welcome.model_dump(mode="json"))
     if table.state is not None:
         view = table.state.spectator_view() if seat is None else None
         conn.send(table.state_message(conn, view), seq=table.seq)

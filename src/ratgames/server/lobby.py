@@ -25,7 +25,7 @@ from .connections import Conn
 from .limits import AddressLimits
 from .logs import event
 from .metrics import OFF, Metrics
-from .protocol import PROTOCOL_VERSION, CreateTable, TimeoutPolicy
+from .protocol import CreateTable, RematchOut, SeatLinkOut, TimeoutPolicy
 from .tables import (
     RequestError,
     Seat,
@@ -479,7 +479,7 @@ class Lobby:
             table.conns.discard(old)
             table.seat_left(seat)
         table.broadcast_table()
-        return {"type": "seat_link", "v": PROTOCOL_VERSION, "seat": seat, "token": token}
+        return SeatLinkOut(seat=seat, token=token).model_dump(mode="json")
 
     async def rematch(self, table: Table) -> Table:
         async with table.lock:
@@ -512,7 +512,7 @@ class Lobby:
             self.add(new)
         self.metrics.table_created()
         event(log, "table_created", "rematch table created", table=code, rematch_of=table.code)
-        message = {"type": "rematch", "v": PROTOCOL_VERSION, "table": code}
+        message = RematchOut(table=code).model_dump(mode="json")
         for conn in list(table.conns):
             if table.public or conn.seat is not None or conn.host:
                 conn.send(message)

@@ -35,7 +35,7 @@ from .connections import Conn, encode, spawn
 from .fairness import MAX_RTT, RaceDesk, TokenBucket
 from .limits import Rate
 from .logs import event
-from .protocol import PROTOCOL_VERSION, TimeoutPolicy, name_key
+from .protocol import PROTOCOL_VERSION, SampleOut, TimeoutPolicy, name_key
 from .thinking import think
 
 if TYPE_CHECKING:
@@ -630,14 +630,8 @@ class Table:
         if self.status != "playing" or state is None or state.is_over():
             raise self._not_playing()
         sample = state.sample_consistent(seat, Rng(secrets.randbits(63)))
-        return {
-            "type": "sample",
-            "v": PROTOCOL_VERSION,
-            "id": ref,
-            "seq": self.seq,
-            "seat": seat,
-            "state": sample.snapshot(),
-        }
+        made = SampleOut(id=ref, seq=self.seq, seat=seat, state=sample.snapshot())
+        return made.model_dump(mode="json")
 
     async def apply_now(
         self,
