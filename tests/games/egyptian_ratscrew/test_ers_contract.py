@@ -19,8 +19,9 @@ from ratgames.core.errors import DealError, IllegalAction, InvalidNotation, Reco
 from ratgames.core.events import event_json
 from ratgames.core.game import same_action
 from ratgames.core.rng import Rng
-from ratgames.games.egyptian_ratscrew import rules
+from ratgames.games.egyptian_ratscrew import rules, views
 from ratgames.games.egyptian_ratscrew.action import PLAY_ACTION, Move, Slap
+from ratgames.games.egyptian_ratscrew.cards import card_of
 from ratgames.games.egyptian_ratscrew.events import EVENT_TYPES, EVENTS_SHOWN, Played
 from ratgames.games.egyptian_ratscrew.render import describe_event
 from ratgames.games.egyptian_ratscrew.rules import EgyptianRatscrew, RatscrewState
@@ -349,9 +350,10 @@ def test_every_event_is_told_in_words_for_each_viewer() -> None:
     assert describe_event(g, {"kind": "win", "seat": 0}, 0) == "You win the game."
 
 
-def test_observations_keep_the_latest_events_in_order() -> None:
-    """The chain of events is cut back as it grows: observations still show the latest
-    ``EVENTS_SHOWN`` events, every card played among them, in order."""
+def test_observations_keep_the_latest_events_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The event log is cut back as it grows (here at 40 events): observations still show the
+    latest ``EVENTS_SHOWN`` events, every card played among them, in order."""
+    monkeypatch.setattr(rules, "LOG_KEPT", 40)
     g = game(2)
     state = g.new_state(seed=4)
     assert isinstance(state, RatscrewState)
@@ -362,17 +364,19 @@ def test_observations_keep_the_latest_events_in_order() -> None:
         seat = state.seats_to_act()[rng.randbelow(len(state.seats_to_act()))]
         legal = state.legal_actions(seat)
         action = legal[rng.randbelow(len(legal))]
-        count = state.n_events
+        count = state.event_count
         if action == PLAY_ACTION:
-            played.append(card_text(state.stacks[seat][-1] & 63))
+            played.append(card_text(card_of(state.stacks[seat][-1])))
         state.apply(seat, action)
         view = state.observation(0)
         new = view["event_count"] - count
         assert 1 <= new <= len(view["events"]) <= EVENTS_SHOWN
         told.extend(view["events"][len(view["events"]) - new :])
         assert view["events"] == told[-EVENTS_SHOWN:]
-        assert state.ev_len <= 2 * EVENTS_SHOWN
-    assert len(told) == state.n_events > 3 * EVENTS_SHOWN
+        # Cut back when a pile is taken: at most the events since then beyond LOG_KEPT.
+        assert len(state._logged()) < 2 * rules.LOG_KEPT
+    assert len(told) == state.event_count > 3 * EVENTS_SHOWN
+    assert state.log_from > 0 and len(state._logged()) == state.event_count - state.log_from
     assert [e["card"] for e in told if e["kind"] == "play"] == played
 
 
@@ -382,7 +386,7 @@ def test_playing_builds_no_event_json_until_an_observation_asks(
     def refuse(*_: Any) -> Any:
         raise AssertionError("event JSON built on the hot path")
 
-    monkeypatch.setattr(rules, "event_json", refuse)
+    monkeypatch.setattr(views, "event_json", refuse)
     for options in ({}, {"slaps": False}):
         g: EgyptianRatscrew = game(2, **options)
         state = g.new_state(seed=2)

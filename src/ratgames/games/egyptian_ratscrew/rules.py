@@ -33,7 +33,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from ratgames import cards as _cards
 from ratgames.core.errors import InvalidNotation, OptionError
-from ratgames.core.events import Event, event_json
+from ratgames.core.events import Event
 from ratgames.core.fields import (
     COPY,
     LIST,
@@ -119,8 +119,9 @@ MIN_REACTION = 0.1
 """The shortest time, in seconds, in which a player can react to a pile: a slap is judged
 against the pile that was on the table at least this long before it (bots and people alike)."""
 
-_EVENTS_KEPT = 2 * EVENTS_SHOWN
-"""The state's chain of events is cut back to the latest ones when it grows this long."""
+LOG_KEPT = 1024
+"""The event log (the core's) is cut back to its latest :data:`EVENTS_SHOWN` events, all that
+views and snapshots show, once it holds this many: memory stays bounded in a long game."""
 
 
 class SlapRules(NamedTuple):
@@ -321,12 +322,11 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         "deal",
         "disrupt",
         "end_reason",
-        "ev",
-        "ev_len",
+        "ev_json",
         "history",
         "last_slap",
         "late",
-        "n_events",
+        "log_from",
         "n_holders",
         "phase",
         "pile",
@@ -369,9 +369,8 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         Field("slap_hist"),
         Field("history", COPY),
         Field("deal"),
-        Field("ev"),
-        Field("ev_len"),
-        Field("n_events"),
+        Field("log_from"),
+        Field("ev_json"),
         extra=snapshot.EXTRA,
     )
     """The state declared once: the core derives :meth:`clone`, :meth:`snapshot` (with
@@ -411,9 +410,8 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         self.slaps = 0
         self.bad = 0
         self.late = 0
-        self.ev: list[Any] | None = None
-        self.ev_len = 0
-        self.n_events = 0
+        self.log_from = 0
+        self.ev_json: tuple[Any, list[dict[str, JSON]]] | None = None
         self.end_reason = ""
         self.capped = False
         self.cycle = False
@@ -616,46 +614,33 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
 
     # --- events -----------------------------------------------------------------------------------
 
-    def _event(self, *event: Any) -> None:
-        """Add a public event: its class and its fields."""
-        self.n_events += 1
-        if self.ev_len >= _EVENTS_KEPT:
-            self._trim_events()
-        self.ev = [self.ev, None, *event]
-        self.ev_len += 1
+    def _event(self, kind: type[Event], *fields: Any) -> None:
+        """Log a public event: its class and its fields (the core's log)."""
+        self._log_event(kind, fields)
 
-    def _trim_events(self) -> None:
-        """Cut the chain back to its latest ``EVENTS_SHOWN - 1`` events (room for one more)."""
-        chain: list[Any] | None = None
-        for node in self._recent_nodes()[1:]:
-            chain = [chain, *node[1:]]
-        self.ev = chain
-        self.ev_len = EVENTS_SHOWN - 1
+    def _trim_log(self) -> None:
+        """Cut the core's event log back to its latest :data:`EVENTS_SHOWN` events (all that
+        views and snapshots show); copies keep the log they share."""
+        kept = self._recent()
+        chain: tuple[Any, ...] | None = None
+        for item in kept:
+            chain = (item, chain)
+        self._event_log = chain
+        self.log_from = self._event_count - len(kept)
 
-    def _recent_nodes(self) -> list[list[Any]]:
-        out: list[list[Any]] = []
-        node = self.ev
+    def _recent(self) -> list[tuple[type, tuple[Any, ...]]]:
+        """The latest events (at most ``EVENTS_SHOWN``) as ``(class, fields)``, oldest first."""
+        out: list[tuple[type, tuple[Any, ...]]] = []
+        node = self._event_log
         while node is not None and len(out) < EVENTS_SHOWN:
-            out.append(node)
-            node = node[0]
+            out.append(node[0])
+            node = node[1]
         out.reverse()
         return out
 
     def recent_events(self) -> list[Event]:
         """The latest public events (at most ``EVENTS_SHOWN``), oldest first."""
-        return [node[2](*node[3:]) for node in self._recent_nodes()]
-
-    def _events_json(self) -> list[dict[str, JSON]]:
-        """The latest events as JSON (each built once, then copied: the chain shares its nodes
-        with clones, and a caller may change what it is given)."""
-        game = self.game
-        out: list[dict[str, JSON]] = []
-        for node in self._recent_nodes():
-            known = node[1]
-            if known is None:
-                known = node[1] = event_json(game, node[2](*node[3:]))
-            out.append(dict(known))
-        return out
+        return [kind(*fields) for kind, fields in self._recent()]
 
     # --- applying ---------------------------------------------------------------------------------
 
@@ -673,11 +658,7 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         self.pile.append(card)
         self.version += 1
         self.played += 1
-        if self.ev_len >= _EVENTS_KEPT:
-            self._trim_events()
-        self.ev = [self.ev, None, Played, seat, card]
-        self.ev_len += 1
-        self.n_events += 1
+        self._log_event(Played, (seat, card))
         if not st:
             self.n_holders -= 1
         chances = CHANCES[card]
@@ -764,6 +745,8 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
         self.challenger = -1
         self.chances = 0
         self.collector = -1
+        if self._event_count - self.log_from >= LOG_KEPT:
+            self._trim_log()
         return len(segment)
 
     def _collect(self, seat: int) -> None:

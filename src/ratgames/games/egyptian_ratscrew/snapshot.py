@@ -26,6 +26,7 @@ from ratgames.core.snapshots import items as _list
 from ratgames.core.snapshots import short as _short
 from ratgames.core.snapshots import whole as _whole
 
+from . import views
 from .cards import CHANCES as _CHANCES
 from .cards import FACE_MARK, STACK_SEP, TEXT, card_of, is_known, known
 from .events import (
@@ -116,8 +117,8 @@ def extra_entries(state: RatscrewState) -> dict[str, JSON]:
         "burned_known": [is_known(c) for c in state.burned],
         "slappable_versions": slappable_versions,
         "positions_seen": positions_json(state),
-        "events": state._events_json(),
-        "event_count": state.n_events,
+        "events": views.events_json(state),
+        "event_count": state.event_count,
         "time": float(state._time),
     }
 
@@ -455,12 +456,11 @@ def restored(state: RatscrewState, snap: Mapping[str, Any]) -> None:
         _position_key(game, cards, p, f"positions_seen[{i}]") for i, p in enumerate(seen)
     }
     state.deal = ()
-    state.ev = None
-    state.ev_len = state.n_events = 0
+    state.ev_json = None
     for i, event in enumerate(events):
-        kind, fields = _read_event(game, cards, event, f"events[{i}]")
-        state._event(kind, *fields)
-    state.n_events = n_events
+        state._log_event(*_read_event(game, cards, event, f"events[{i}]"))
+    state._event_count = n_events
+    state.log_from = n_events - len(events)
     if game.slaps and not over and len(holders) < 2 and phase != FINAL:
         claim = collector if phase != PLAY else challenger
         if claim < 0 or claim == state._next_holder(n - 1):

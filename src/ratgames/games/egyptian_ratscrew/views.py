@@ -11,12 +11,14 @@ among their places whoever asks.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from ratgames.core.events import event_json
 from ratgames.core.game import JSON
 from ratgames.core.rng import Rng
 
 from .cards import CHANCES, SEEN_TEXT, TEXT, is_known
+from .events import EVENTS_SHOWN
 from .phases import COLLECT, FINAL, OVER, PHASE_NAMES, PLAY, RULE_NAMES, STATUS_NAMES
 
 if TYPE_CHECKING:
@@ -61,10 +63,34 @@ def table_view(state: RatscrewState, events: bool) -> dict[str, JSON]:
         "stacks": stacks,
         "cards_played": state.played,
         "piles_won": state.piles_won,
-        "event_count": state.n_events,
-        "events": state._events_json() if events else [],
+        "event_count": state.event_count,
+        "events": events_json(state) if events else [],
         "result": result(state),
     }
+
+
+def events_json(state: RatscrewState) -> list[dict[str, JSON]]:
+    """The latest events (at most :data:`EVENTS_SHOWN`) as JSON, oldest first: each event's
+    JSON is built once and kept with the log's newest node it was built for (``ev_json``), then
+    copied, since a caller may change what it is given."""
+    head = state._event_log
+    cached = state.ev_json
+    if cached is not None and cached[0] is head:
+        return [dict(e) for e in cached[1]]
+    stop = cached[0] if cached is not None else None
+    new: list[tuple[type, tuple[Any, ...]]] = []
+    node = head
+    while node is not None and node is not stop and len(new) < EVENTS_SHOWN:
+        new.append(node[0])
+        node = node[1]
+    old = cached[1] if cached is not None and node is stop and node is not None else []
+    game = state.game
+    new.reverse()
+    made = old + [event_json(game, kind(*fields)) for kind, fields in new]
+    if len(made) > EVENTS_SHOWN:
+        made = made[-EVENTS_SHOWN:]
+    state.ev_json = (head, made)
+    return [dict(e) for e in made]
 
 
 def result(state: RatscrewState) -> dict[str, JSON] | None:
