@@ -24,7 +24,7 @@ from ratgames.core.rng import Rng
 from ratgames.games.rat_a_tat_cat.cards import CARD_TEXT, DECK
 from ratgames.games.rat_a_tat_cat.events import EVENT_TYPES
 from ratgames.games.rat_a_tat_cat.rules import RatATatCat, RatState
-from ratgames.games.rat_a_tat_cat.snapshot import EVENT_OF, SNAPSHOT_ENTRIES
+from ratgames.games.rat_a_tat_cat.snapshot import EVENT_OF
 from ratgames.games.rat_a_tat_cat.views import OBSERVATION_PARTS
 
 ID = "rat-a-tat-cat"
@@ -154,7 +154,7 @@ def _features(state: RatState) -> set[str]:
             found.add("face-up cards")
         if not all(snap["active"]):
             found.add("a seat out of the game")
-        if snap["closer"] >= 0:
+        if snap["closer"] is not None:
             found.add("last turns after a knock")
     return found
 
@@ -182,10 +182,14 @@ def test_the_bot_games_reach_every_kind_of_position() -> None:
 
 
 def test_the_reader_knows_every_event_and_entry() -> None:
-    """The snapshot reader reads every kind of event, every field of each, and every entry."""
+    """The snapshot reader reads every kind of event, every field of each, and every entry; the
+    state declares every field it has."""
     assert {cls.kind for cls in EVENT_TYPES} == set(EVENT_OF)
     state = _bot_game(0, 4)[3]
-    assert list(state.snapshot()) == list(SNAPSHOT_ENTRIES)
+    fields = RatState._fields
+    assert fields is not None
+    fields.check(state)  # every slot of the state is a declared field
+    assert list(state.snapshot()) == list(fields.entries)
 
 
 # --- a restored sample in a search bot's hands ----------------------------------------------------
@@ -252,47 +256,47 @@ def _set(path: tuple[Any, ...], value: Any) -> Callable[[dict[str, Any]], object
 BAD: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("missing entry", lambda s: s.pop("origin"), "missing: origin"),
     ("unknown entry", _set(("tempo",), 3), "unknown: 'tempo'"),
-    ("phase name", _set(("phase",), "nap"), "'phase' must be one of"),
-    ("bool for an int", _set(("turn",), True), "'turn' must be a whole number"),
-    ("seat out of range", _set(("dealer",), 3), "'dealer' must be a whole number from 0 to 2"),
-    ("round cap", _set(("round",), 201), "'round' must be a whole number from 1 to 200"),
-    ("card text", _set(("draw", 0), "10"), "'draw' item 1 must be a card"),
-    ("card case", _set(("draw", 0), "peek"), "'draw' item 1 must be a card"),
-    ("int for a card", _set(("discard", 0), 5), "'discard' item 1 must be a card"),
+    ("phase name", _set(("phase",), "nap"), "phase must be one of"),
+    ("bool for a seat", _set(("turn",), True), "turn must be a seat from 0 to 2"),
+    ("seat out of range", _set(("dealer",), 3), "dealer must be a seat from 0 to 2, not 3"),
+    ("round cap", _set(("round",), 201), "round must be a whole number from 1 to 200"),
+    ("card text", _set(("draw", 0), "10"), "draw[0] must be a card"),
+    ("card case", _set(("draw", 0), "peek"), "draw[0] must be a card"),
+    ("int for a card", _set(("discard", 0), 5), "discard[0] must be a card"),
     ("a card twice", lambda s: s["draw"].append(s["draw"][0]), "54 cards once each"),
     ("a card missing", lambda s: s["draw"].pop(), "54 cards once each"),
-    ("short row", lambda s: s["hands"].pop(), "'hands' must be a list of 12 items"),
+    ("short row", lambda s: s["hands"].pop(), "hands must be a list of 12 cards or nulls"),
     ("half a row", _set(("hands", 0), None), "four cards or four nulls"),
-    ("known wrong", lambda s: s["known"][0].__setitem__(_first_hidden(s, 0), "DRAW2"), "row 1"),
-    ("too few known rows", lambda s: s["known"].pop(), "'known' must be a list of 4 items"),
-    ("faceup without younger", _set(("faceup", 1), True), "'faceup' item 2 must be false"),
+    ("known wrong", lambda s: s["known"][0].__setitem__(_first_hidden(s, 0), "DRAW2"), "known[0]"),
+    ("too few known rows", lambda s: s["known"].pop(), "known must be a list of 4 rows"),
+    ("faceup without younger", _set(("faceup", 1), True), "faceup[1] must be false"),
     (
         "even origin",
         lambda s: (s.update(pool=1), s["origin"].__setitem__(0, 2)),
-        "'origin' item 1 must be 0 (dealt) or 2k+1",
+        "origin[0] must be 0 (dealt) or 2k+1",
     ),
-    ("origin beyond the pool", _set(("origin", 0), 99), "'origin' item 1 must be a whole"),
-    ("pool without reshuffles", _set(("pool",), 1), "'pool' must be 0"),
-    ("clock", _set(("clock",), -1.0), "'clock' must be a number of seconds"),
-    ("clock nan", _set(("clock",), float("nan")), "'clock' must be a number of seconds"),
-    ("stats length", lambda s: s["stats"].pop(), "'stats' must be a list of 6 items"),
-    ("stats count", _set(("stats", 0), 9), "'stats' must count what 'results' show"),
-    ("totals", _set(("totals", 0), 999), "'totals' must be the totals"),
-    ("rturns above turns", _set(("rturns",), 150), "'rturns'"),
-    ("extra in phase", _set(("extra",), 2), "'extra' must be"),
-    ("outcome during play", _set(("outcome",), {"winners": [0]}), "'outcome' must be null"),
-    ("events not a list", _set(("events",), {"kind": "deal"}), "'events' must be a list"),
-    ("event kind", _set(("events", 1, "kind"), "dance"), "'events' item 2 must be an event"),
-    ("event field", lambda s: s["events"][0].pop("dealer"), "'events' item 1 has exactly"),
-    ("event seat", _set(("events", 0, "dealer"), 5), "'events' item 1 (deal) 'dealer'"),
-    ("event round", _set(("events", 0, "round"), 9), "'events' item 1 (deal) 'round'"),
+    ("origin beyond the pool", _set(("origin", 0), 99), "origin[0] must be 0 (dealt) or 2k+1"),
+    ("pool without reshuffles", _set(("pool",), 1), "pool must be 0"),
+    ("clock", _set(("clock",), -1.0), "clock must be a number of at least 0"),
+    ("clock nan", _set(("clock",), float("nan")), "clock must be a number of at least 0"),
+    ("count type", _set(("knocks",), "1"), "knocks must be a whole number"),
+    ("count", _set(("knocks",), 9), "knocks must be 1, as the round results count"),
+    ("totals", _set(("totals", 0), 999), "totals must be the totals"),
+    ("rturns above turns", _set(("rturns",), 150), "rturns"),
+    ("extra in phase", _set(("extra",), 2), "extra must be"),
+    ("outcome during play", _set(("outcome",), {"winners": [0]}), "outcome must be null"),
+    ("events not a list", _set(("events",), {"kind": "deal"}), "events must be a list"),
+    ("event kind", _set(("events", 1, "kind"), "dance"), "events[1] must be an event"),
+    ("event field", lambda s: s["events"][0].pop("dealer"), "events[0] has exactly"),
+    ("event seat", _set(("events", 0, "dealer"), 5), "events[0].dealer must be"),
+    ("event round", _set(("events", 0, "round"), 9), "events[0].round must be"),
     ("no first deal", lambda s: s["events"].pop(0), "must be the first deal"),
-    ("event card", _set(("events", 0, "first_discard"), "X"), "'first_discard' must be a card"),
-    ("held in start", _set(("held",), "3"), "'held' must be a card in the phases"),
-    ("in_draw not a power", _set(("in_draw",), ["3"]), "'in_draw' must list power cards"),
-    ("result missing", _set(("results",), []), "'results' must hold the 1 rounds"),
-    ("result sum", _set(("results", 0, "sums", 0), 0), "'results' item 1 'sums' item 1"),
-    ("result winners", _set(("results", 0, "winners"), [0, 1, 2]), "'winners' must be"),
+    ("event card", _set(("events", 0, "first_discard"), "X"), "first_discard must be a card"),
+    ("held in start", _set(("held",), "3"), "held must be a card in the phases"),
+    ("in_draw not a power", _set(("in_draw",), ["3"]), "in_draw must list power cards"),
+    ("result missing", _set(("results",), []), "results must hold the 1 rounds"),
+    ("result sum", _set(("results", 0, "sums", 0), 0), "results[0].sums[0]"),
+    ("result winners", _set(("results", 0, "winners"), [0, 1, 2]), "winners must be"),
     ("result entry", lambda s: s["results"][0].pop("capped"), "missing: capped"),
 ]
 
@@ -326,13 +330,13 @@ def test_bad_snapshots_name_the_wrong_entry(
 def test_snapshots_of_other_tables_are_refused() -> None:
     """A position of another player count or other options is not one of this game's."""
     four = _snapshot(0, 4)
-    with pytest.raises(SnapshotError, match=r"'dealer'|'hands'|'active'"):
+    with pytest.raises(SnapshotError, match=r"dealer|hands|active"):
         _game(0, 3).restore(four, Rng(1))
     younger = _json(
         next(s for s in _bot_game(2, 2) if any(s.faceup) and not s.is_over()).snapshot()
     )
     _game(2, 2).restore(younger, Rng(1))
-    with pytest.raises(SnapshotError, match="'faceup'"):
+    with pytest.raises(SnapshotError, match="faceup"):
         _game(0, 2).restore(younger, Rng(1))
 
 
@@ -344,12 +348,12 @@ def test_an_ended_game_must_agree_with_its_outcome() -> None:
     good = _json(end.snapshot())
     assert game.restore(good, Rng(1)).outcome() == end.outcome()
     spoiled = [
-        (_set(("outcome", "winners"), [0, 1, 2]), "'outcome' must be the outcome"),
-        (_set(("outcome", "reason"), "luck"), "'outcome' must be the outcome"),
-        (_set(("outcome",), None), "'outcome' must be the outcome"),
-        (_set(("faceup", 0), False), "'faceup' item 1 must be true"),
-        (_set(("known", 0, 5), None), "'known' must show every card"),
-        (_set(("results",), good["results"][:-1]), "'results' must hold the"),
+        (_set(("outcome", "winners"), [0, 1, 2]), "outcome must be the outcome"),
+        (_set(("outcome", "reason"), "luck"), "outcome must be the outcome"),
+        (_set(("outcome",), None), "outcome must be the outcome"),
+        (_set(("faceup", 0), False), "faceup[0] must be true"),
+        (_set(("known", 0, 5), None), "known must show every card"),
+        (_set(("results",), good["results"][:-1]), "results must hold the"),
     ]
     for change, message in spoiled:
         with pytest.raises(SnapshotError, match=re.escape(message)):
@@ -455,8 +459,9 @@ def test_damaged_snapshots_are_refused_or_restore_to_a_playable_position(
     try:
         state = game.restore(snap, Rng(3))
     except SnapshotError as exc:
-        # Refused by the game's own checks, each naming the entry (no stray error caught).
-        assert str(exc).startswith(("a Rat-a-Tat Cat snapshot", "snapshot entr")), str(exc)
+        # Refused by the checks, each naming the entry (no stray error caught).
+        named = RatState._fields.entries if RatState._fields is not None else ()
+        assert str(exc).startswith(("a Rat-a-Tat Cat snapshot", *named)), str(exc)
         return
     assert isinstance(state, RatState)
     assert sorted(state.cards()) == list(DECK)

@@ -25,12 +25,24 @@ from typing import Any, ClassVar, NamedTuple, cast
 
 from ratgames.core.errors import DealError, IllegalAction, OptionError
 from ratgames.core.events import Event
+from ratgames.core.fields import (
+    LIST,
+    Cards,
+    Field,
+    Flag,
+    Number,
+    OneOf,
+    Rows,
+    Seat,
+    StateFields,
+    Whole,
+)
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
 from . import action as actions
-from . import playout, views
+from . import playout, snapshot, views
 from .action import (
     DISCARD,
     DRAW,
@@ -51,6 +63,7 @@ from .action import (
     OVER,
     PEEKING,
     PEEKS,
+    PHASE_NAMES,
     REPLACE,
     START,
     SWAPPING,
@@ -358,17 +371,6 @@ class RatATatCat(Game):
             )
         return hands, draw, discard, tuple(returned)
 
-    # --- restoring a snapshot ---------------------------------------------------------------------
-
-    def _restore(self, snapshot: Mapping[str, Any]) -> RatState:
-        """The position of ``snapshot`` (:meth:`RatState.snapshot`), checked entry by entry and
-        against the rules (every card once, knowledge that matches the cards, counters that
-        match the round results and the public events); :class:`SnapshotError` names what is
-        wrong."""
-        from .snapshot import SnapshotReader
-
-        return SnapshotReader(self, snapshot).state()
-
     # --- the rules text ---------------------------------------------------------------------------
 
     def rules(self) -> str:
@@ -465,6 +467,49 @@ class RatState(State[Act, RatATatCat]):
         "turn",
         "turns",
     )
+
+    _fields = StateFields(
+        Field("rnd", snap=Whole(1, lambda game: game.round_cap), entry="round"),
+        Field("dealer", snap=Seat()),
+        Field("first", snap=Seat()),
+        Field("turn", snap=Seat()),
+        Field("phase", snap=OneOf(PHASE_NAMES)),
+        Field("extra", snap=Whole(0, 2)),
+        Field("knocker", snap=Seat(none=True)),
+        Field("closer", snap=Seat(none=True)),
+        Field("hands", LIST, snapshot.SLOT_CARDS),
+        Field("origin", LIST, Rows(Whole(0), count=lambda game: game.p4, what="whole numbers")),
+        Field("pool", snap=Whole(0)),
+        Field("in_draw", snap=Cards(CARD_TEXT, as_tuple=True)),
+        Field("draw", LIST, snapshot.CARDS),
+        Field("discard", LIST, snapshot.CARDS),
+        Field("held", snap=snapshot.CARD_OR_NONE),
+        Field("held_pub", snap=Flag()),
+        Field("faceup", LIST, Rows(Flag(), count=lambda game: game.p4, what="flags")),
+        Field("active", snap=Rows(Flag(), as_tuple=True, what="flags, one per seat")),
+        Field("elim", snap=Rows(Whole(0), as_tuple=True, what="rounds, one per seat")),
+        Field("totals", snap=Rows(Whole(0), as_tuple=True, what="totals, one per seat")),
+        Field("turns", snap=Whole(0)),
+        Field("rturns", snap=Whole(0, lambda game: game.turn_cap + game.players)),
+        Field("clock", snap=Number()),
+        Field("knocks", snap=Whole(0)),
+        Field("knocker_won", snap=Whole(0)),
+        Field("cap_fired", snap=Whole(0)),
+        Field("score_sum", snap=Whole(0)),
+        Field("score_n", snap=Whole(0)),
+        Field("round_cap_fired", snap=Flag()),
+        Field("results", snap=snapshot.RESULTS),
+        Field("known", LIST),
+        Field("outcome_"),
+        Field("deal0"),
+        Field("_plan"),
+        extra=snapshot.EXTRA,
+    )
+    """The state declared once: the core derives :meth:`clone`, :meth:`snapshot` (with
+    :meth:`_snapshot_extra`: ``known`` as a row per seat, the public ``events`` and the
+    ``outcome``) and the shape checks of a snapshot restored (then :meth:`_restored`).  Piles
+    list their top card last.  ``outcome_`` follows from the rest, ``deal0`` is the deal (none
+    in a sample) and ``_plan`` the sampling plan of the position (:func:`views.sample_plan`)."""
 
     rnd: int
     phase: int
@@ -602,50 +647,6 @@ class RatState(State[Act, RatATatCat]):
         return deal
 
     # --- the core contract ----------------------------------------------------------------------
-
-    def clone(self) -> RatState:
-        return self._copy(True)
-
-    def _copy(self, cards: bool) -> RatState:
-        """A copy; without ``cards`` it shares the rows and the draw pile with this state, for a
-        sample that gives it new ones."""
-        new = RatState.__new__(RatState)
-        self._copy_core_to(new)
-        new._plan = None
-        new.active = self.active
-        new.cap_fired = self.cap_fired
-        new.clock = self.clock
-        new.closer = self.closer
-        new.deal0 = self.deal0
-        new.dealer = self.dealer
-        new.discard = self.discard[:]
-        new.draw = self.draw[:] if cards else self.draw
-        new.elim = self.elim
-        new.extra = self.extra
-        new.faceup = self.faceup[:]
-        new.first = self.first
-        new.hands = self.hands[:] if cards else self.hands
-        new.held = self.held
-        new.held_pub = self.held_pub
-        new.in_draw = self.in_draw
-        new.knocker = self.knocker
-        new.knocker_won = self.knocker_won
-        new.knocks = self.knocks
-        new.known = self.known[:]
-        new.origin = self.origin[:]
-        new.outcome_ = self.outcome_
-        new.phase = self.phase
-        new.pool = self.pool
-        new.results = self.results
-        new.rnd = self.rnd
-        new.round_cap_fired = self.round_cap_fired
-        new.rturns = self.rturns
-        new.score_n = self.score_n
-        new.score_sum = self.score_sum
-        new.totals = self.totals
-        new.turn = self.turn
-        new.turns = self.turns
-        return new
 
     def seats_to_act(self) -> list[int]:
         if self.phase == OVER:
@@ -1128,12 +1129,11 @@ class RatState(State[Act, RatATatCat]):
         """A state ``seat`` cannot tell from this one (see :func:`views.sample_consistent`)."""
         return views.sample_consistent(self, self._check_seat(seat), rng)
 
-    def snapshot(self) -> dict[str, JSON]:
-        """The whole position as JSON, hidden cards included (:mod:`.snapshot`);
-        :meth:`RatATatCat.restore` reads it back."""
-        from .snapshot import snapshot
+    def _snapshot_extra(self) -> dict[str, JSON]:
+        return snapshot.extra(self)
 
-        return snapshot(self)
+    def _restored(self, snap: Mapping[str, Any]) -> None:
+        snapshot.restored(self, snap)
 
     def card_in(self, seat: object, slot: int) -> int:
         """The card in ``seat``'s ``slot`` (-1 for a slot a player out of the game left empty).
@@ -1158,3 +1158,6 @@ class RatState(State[Act, RatATatCat]):
         if isinstance(deal, tuple):
             self.deal0 = deal = self._deal_json(deal)
         return {k: [list(x) for x in v] if k == "hands" else list(v) for k, v in deal.items()}
+
+
+RatATatCat.state_class = RatState

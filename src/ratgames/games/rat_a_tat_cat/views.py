@@ -236,7 +236,7 @@ def sample_consistent(state: RatState, seat: int, rng: Rng) -> RatState:
         rng.shuffle(shuffled)
         for c, place in zip(shuffled, rest, strict=True):
             values[place] = c
-    new = state._copy(False)  # its rows and draw pile are dealt anew here
+    new = state.clone()  # its rows and draw pile are dealt anew below
     new.hands = hands = values[:p4]
     if held_hidden:
         new.held = values[p4]
@@ -245,6 +245,7 @@ def sample_consistent(state: RatState, seat: int, rng: Rng) -> RatState:
     for index, slot in updates:
         known[index] = hands[slot]
     new.deal0 = {}
+    new._plan = None
     new._forget_origin(rng)
     return new
 
