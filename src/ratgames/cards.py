@@ -1,3 +1,4 @@
+# ratgames: compiled
 """The standard 52-card deck (plus jokers) as small ints, with notation.
 
 A card is ``rank * 4 + suit``: ranks 2..A are 0..12, suits clubs, diamonds, hearts, spades are

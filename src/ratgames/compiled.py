@@ -11,11 +11,12 @@ development tools that ``uv sync`` installs)::
 When ratgames is imported it looks for a build of exactly the sources it runs: the SHA-256 of
 those sources (:data:`HASHED`) with the Python version and machine names the build's folder in
 ``$RATGAMES_HOME/cache/compiled`` (or ``~/.ratgames/cache/compiled``).  If that folder is there,
-the compiled modules (:data:`MODULES`) are imported instead of their Python files; the rules,
-bots and search are the same code, so every game, sample and search move is the same (the
-digests of ``tests/core/test_exact_play.py`` are checked on the build).  After any change to a
-source file, or under another Python, no build matches and the Python modules are used, as when
-nothing was built.
+the compiled modules are imported instead of their Python files: every module whose first line
+is ``# ratgames: compiled`` (:func:`compiled_modules`; mark a new hot module so, and it is found,
+nothing else to list).  The rules, bots and search are the same code, so every game, sample and
+search move is the same (the digests of ``tests/core/test_exact_play.py`` are checked on the
+build).  After any change to a source file, or under another Python, no build matches and the
+Python modules are used, as when nothing was built.
 
 ``RATGAMES_COMPILED=off`` never uses a build; ``RATGAMES_COMPILED=require`` makes ``import
 ratgames`` fail unless one is used (to test the build).
@@ -39,57 +40,48 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-MODULES: tuple[str, ...] = (
-    "ratgames.cards",
-    "ratgames.core.rng",
-    "ratgames.core.game",
-    "ratgames.core.bots",
-    "ratgames.search.ismcts",
-    "ratgames.search.pimc",
-    "ratgames.games.caged_rats.rules",
-    "ratgames.games.caged_rats.playout",
-    "ratgames.games.caged_rats.bots",
-    "ratgames.games.caged_rats.action",
-    "ratgames.games.caged_rats.deck",
-    "ratgames.games.caged_rats.views",
-    "ratgames.games.egyptian_ratscrew.rules",
-    "ratgames.games.egyptian_ratscrew.action",
-    "ratgames.games.egyptian_ratscrew.cards",
-    "ratgames.games.egyptian_ratscrew.phases",
-    "ratgames.games.egyptian_ratscrew.views",
-    "ratgames.games.egyptian_ratscrew.bots",
-    "ratgames.games.rat_a_tat_cat.rules",
-    "ratgames.games.rat_a_tat_cat.bots",
-    "ratgames.games.rat_a_tat_cat.action",
-    "ratgames.games.rat_a_tat_cat.cards",
-    "ratgames.games.rat_a_tat_cat.views",
-    "ratgames.games.rat_a_tat_cat.playout",
-    "ratgames.games.rats.combos",
-    "ratgames.games.rats.rules",
-    "ratgames.games.rats.bots",
-    "ratgames.games.rats.action",
-    "ratgames.games.rats.playout",
-    "ratgames.games.rats.views",
-)
-"""The modules compiled: the rules, bots and search, and the core they run on."""
+MARKER = "# ratgames: compiled"
+"""The first line of every module that is compiled (found, not listed: see
+:func:`compiled_modules`)."""
 
 HASHED: tuple[str, ...] = (
     "cards.py",
     "core/*.py",
     "search/*.py",
-    "games/__init__.py",
-    "games/*/__init__.py",
-    "games/*/rules.py",
-    "games/*/bots.py",
-    "games/*/events.py",
-    "games/*/playout.py",
-    "games/rats/*.py",
-    "games/rat_a_tat_cat/*.py",
-    "games/egyptian_ratscrew/*.py",
-    "games/caged_rats/*.py",
+    "games/*.py",
+    "games/*/*.py",
 )
-"""The source files (relative to the package) a build must match: the compiled modules and every
-module of the package they import."""
+"""The source files (relative to the package) a build must match besides the compiled modules
+themselves: every module of the package a compiled module may import."""
+
+_FOUND: dict[Path, tuple[str, ...]] = {}
+
+
+def compiled_modules() -> tuple[str, ...]:
+    """The modules compiled, by name, sorted: every module of the package whose first line is
+    :data:`MARKER` (the rules, bots and search, and the core they run on).  Found once per
+    process (a module marked after that counts from the next process on)."""
+    found = _FOUND.get(PACKAGE)
+    if found is None:
+        names = []
+        marker = MARKER.encode()
+        for path in PACKAGE.rglob("*.py"):
+            if "__pycache__" in path.parts:
+                continue
+            with path.open("rb") as f:
+                head = f.readline().rstrip()
+            if head == marker:
+                rel = path.relative_to(PACKAGE).with_suffix("")
+                names.append(".".join(("ratgames", *rel.parts)))
+        found = _FOUND[PACKAGE] = tuple(sorted(names))
+    return found
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    if name == "MODULES":  # the compiled modules, found (formerly a list kept by hand)
+        return compiled_modules()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 GROUP = "ratgames_compiled"
 """The name mypyc gives the shared library of the build (``ratgames_compiled__mypyc``)."""
@@ -112,8 +104,8 @@ def cache_root() -> Path:
 
 
 def source_files() -> list[Path]:
-    """The files of :data:`HASHED`, in a fixed order."""
-    found: set[Path] = set()
+    """The files of :data:`HASHED` and of every compiled module, in a fixed order."""
+    found: set[Path] = {PACKAGE / _module_file(m) for m in compiled_modules()}
     for pattern in HASHED:
         found.update(p for p in PACKAGE.glob(pattern) if p.is_file())
     return sorted(found)
@@ -156,7 +148,7 @@ def _read_manifest(folder: Path) -> dict[str, Path] | None:
         paths = {name: folder / rel for name, rel in data["files"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    if set(MODULES) - set(paths) or not all(p.is_file() for p in paths.values()):
+    if set(compiled_modules()) - set(paths) or not all(p.is_file() for p in paths.values()):
         return None
     return paths
 
@@ -189,7 +181,7 @@ def activate() -> bool:
                 f"{root}: make one with python3 -m uv run ratgames compile build"
             )
         return False
-    if any(name in sys.modules for name in MODULES):
+    if any(name in sys.modules for name in compiled_modules()):
         # Too late to swap modules already imported: stay with the Python ones.
         return False
     sys.meta_path.insert(0, _Finder(paths))
@@ -213,8 +205,9 @@ def _module_file(name: str) -> str:
 
 
 def build(*, echo: bool = True) -> Path:
-    """Compile :data:`MODULES` of these sources (unless they are built already) and return the
-    build's folder.  Raises :class:`CompileError` naming what is missing or what failed."""
+    """Compile the modules of :func:`compiled_modules` of these sources (unless they are built
+    already) and return the build's folder.  Raises :class:`CompileError` naming what is missing
+    or what failed."""
     missing = [m for m in ("mypy", "mypyc", "setuptools") if importlib.util.find_spec(m) is None]
     if missing:
         raise CompileError(
@@ -239,10 +232,11 @@ def build(*, echo: bool = True) -> Path:
             work / "ratgames",
             ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "*.c"),
         )
-        files = [f"ratgames/{_module_file(m)}" for m in MODULES]
+        modules = compiled_modules()
+        files = [f"ratgames/{_module_file(m)}" for m in modules]
         (work / "setup.py").write_text(_SETUP.format(files=files, group=GROUP), encoding="utf-8")
         if echo:
-            print(f"compiling {len(MODULES)} modules with mypyc (a minute or two)...", flush=True)
+            print(f"compiling {len(modules)} modules with mypyc (a minute or two)...", flush=True)
         done = subprocess.run(
             [sys.executable, "setup.py", "build_ext", "--inplace"],
             cwd=work,
@@ -256,7 +250,7 @@ def build(*, echo: bool = True) -> Path:
             raise CompileError(f"mypyc failed (exit code {done.returncode}):\n{why}")
         suffixes = importlib.machinery.EXTENSION_SUFFIXES
         files_out: dict[str, str] = {}
-        for name in (*MODULES, f"{GROUP}__mypyc"):
+        for name in (*modules, f"{GROUP}__mypyc"):
             stem = work / name.replace(".", "/")
             built = [stem.with_name(stem.name + s) for s in suffixes]
             built = [b for b in built if b.is_file()]
@@ -321,7 +315,7 @@ def clean() -> int:
 def status() -> str:
     """One line: whether a build is in use, or why not."""
     if active is not None:
-        return f"compiled: {len(MODULES)} modules from {active}"
+        return f"compiled: {len(compiled_modules())} modules from {active}"
     if turned_off():
         return "not compiled: RATGAMES_COMPILED=off"
     folder = cache_root() / source_key()

@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Bots: players that see only their seat's observation and legal actions.
 
 A bot is given a :class:`SeatView` for each decision.  The view offers the seat's observation, its

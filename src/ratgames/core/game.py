@@ -1,3 +1,4 @@
+# ratgames: compiled
 """The engine core: :class:`Game` (a game's rules with its options) and :class:`State`.
 
 The core knows no game by name.  A game subclasses both classes and fills in the abstract hooks;

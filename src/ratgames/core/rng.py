@@ -1,3 +1,4 @@
+# ratgames: compiled
 """A small seeded random number generator whose stream never changes.
 
 Python's :mod:`random` does not promise the same sequence across versions, so the engine uses this

@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Information-set Monte Carlo tree search (single-observer ISMCTS).
 
 The bot never sees the true state.  Each iteration asks its :class:`SeatView` for a full state

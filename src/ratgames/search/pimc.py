@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Determinized Monte Carlo with paired rollouts (``pimc``).
 
 Each sample is a full state consistent with what the seat knows (``sample_consistent``, never the

@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Caged Rats' random play-out, fast: :meth:`State.random_playout` without building the legal
 lists, and for a play-out only to be scored without the log.
 

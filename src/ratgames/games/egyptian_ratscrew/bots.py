@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Bots with reflexes for Egyptian Ratscrew.
 
 Nothing in this game is a choice except *when* to act: the cards are played blind.  So the bot

@@ -1,3 +1,4 @@
+# ratgames: compiled
 """Rat-a-Tat Cat bots.
 
 ``heuristic`` plays from its seat's observation only (through the :class:`SeatView`): it values
