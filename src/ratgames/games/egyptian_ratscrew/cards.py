@@ -43,7 +43,7 @@ def is_known(entry: int) -> bool:
 JOKER_RANK: Final = 13
 """The rank both jokers share for matching (doubles, sandwich...)."""
 
-MATCH_RANK: tuple[int, ...] = (
+MATCH_RANK: Final[tuple[int, ...]] = (
     *(_cards.rank_of(c) for c in range(52)),
     JOKER_RANK,
     JOKER_RANK,
@@ -61,13 +61,13 @@ def _tens_value(card: int) -> int:
     return NO_VALUE if rank >= _cards.JACK else rank + 2
 
 
-TENS_VALUE: tuple[int, ...] = (*(_tens_value(c) for c in range(52)), NO_VALUE, NO_VALUE)
+TENS_VALUE: Final[tuple[int, ...]] = (*(_tens_value(c) for c in range(52)), NO_VALUE, NO_VALUE)
 """Each card's value for the ``tens`` slap: an ace 1, a number card its number."""
 
 FACE_CHANCES: Final = {_cards.JACK: 1, _cards.QUEEN: 2, _cards.KING: 3, _cards.ACE: 4}
 """The chances each face card gives the next player to answer it."""
 
-CHANCES: tuple[int, ...] = (
+CHANCES: Final[tuple[int, ...]] = (
     *(FACE_CHANCES.get(_cards.rank_of(c), 0) for c in range(52)),
     0,
     0,

@@ -233,6 +233,16 @@ class EgyptianRatscrew(Game):
             bool(o["run"]),
             bool(o["joker"]),
         )
+        # The same flags as attributes of their own, which the compiled build reads at once (a
+        # card played asks several of them).
+        on = self.rules_on
+        self.sandwich: bool = on.sandwich
+        self.top_bottom: bool = on.top_bottom
+        self.tens: bool = on.tens
+        self.marriage: bool = on.marriage
+        self.divorce: bool = on.divorce
+        self.run: bool = on.run
+        self.joker: bool = on.joker
         self.burn: int = o["burn"]
         self.slap_in: bool = o["slap_in"]
         self.newcomers: int = o["newcomers"]
@@ -570,13 +580,14 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
     # --- slap rules -------------------------------------------------------------------------------
 
     def _compute_rule(self) -> int:
+        """The slap rule the pile meets now (0 if none; the first in the order below)."""
         p = self.pile
         n = len(p)
         if n == 0:
             return 0
-        sandwich, top_bottom, tens, marriage, divorce, run, joker = self.game.rules_on
+        g = self.game
         top = p[-1]
-        if joker and top >= 52:
+        if g.joker and top >= 52:
             return JOKER
         if n < 2:
             return 0
@@ -586,18 +597,18 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
             return DOUBLES
         if n >= 3:
             c = MATCH_RANK[p[-3]]
-            if sandwich and a == c:
+            if g.sandwich and a == c:
                 return SANDWICH
-        if tens and TENS_VALUE[top] + TENS_VALUE[p[-2]] == 10:
+        if g.tens and TENS_VALUE[top] + TENS_VALUE[p[-2]] == 10:
             return TENS
-        if marriage and _is_kq(a, b):
+        if g.marriage and _is_kq(a, b):
             return MARRIAGE
         if n >= 3:
-            if divorce and _is_kq(a, MATCH_RANK[p[-3]]):
+            if g.divorce and _is_kq(a, MATCH_RANK[p[-3]]):
                 return DIVORCE
-            if top_bottom and MATCH_RANK[p[0]] == a:
+            if g.top_bottom and MATCH_RANK[p[0]] == a:
                 return TOP_BOTTOM
-            if run and n >= 4 and _is_run([MATCH_RANK[x] for x in p[-4:]]):
+            if g.run and n >= 4 and _is_run([MATCH_RANK[x] for x in p[-4:]]):
                 return RUN
         return 0
 
