@@ -64,11 +64,15 @@ def _tens_value(card: int) -> int:
 TENS_VALUE: Final[tuple[int, ...]] = (*(_tens_value(c) for c in range(52)), NO_VALUE, NO_VALUE)
 """Each card's value for the ``tens`` slap: an ace 1, a number card its number."""
 
-FACE_CHANCES: Final = {_cards.JACK: 1, _cards.QUEEN: 2, _cards.KING: 3, _cards.ACE: 4}
-"""The chances each face card gives the next player to answer it."""
+
+def face_chances(rank: int) -> int:
+    """The chances a card of ``rank`` gives the next player to answer it: 1 for a jack, 2 for a
+    queen, 3 for a king, 4 for an ace, 0 for any other card."""
+    return {_cards.JACK: 1, _cards.QUEEN: 2, _cards.KING: 3, _cards.ACE: 4}.get(rank, 0)
+
 
 CHANCES: Final[tuple[int, ...]] = (
-    *(FACE_CHANCES.get(_cards.rank_of(c), 0) for c in range(52)),
+    *(face_chances(_cards.rank_of(c)) for c in range(52)),
     0,
     0,
 )
