@@ -607,14 +607,14 @@ def test_a_long_run_on_the_python_modules_suggests_the_compiled_build(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from ratgames import compiled
-    from ratgames.cli import runs
+    from ratgames.cli import backends
 
     args = ["simulate", "caged-rats", "-o", "single_deal=true", "-g", "4", "-w", "1"]
     monkeypatch.setattr(compiled, "active", None)
     monkeypatch.delenv("RATGAMES_COMPILED", raising=False)
     tip = "Tip: the compiled engine plays these games about twice as fast"
     assert tip not in CliRunner().invoke(app, args).output  # a short run says nothing
-    monkeypatch.setattr(runs, "COMPILE_HINT_SECONDS", 0.0)
+    monkeypatch.setattr(backends, "COMPILE_HINT_SECONDS", 0.0)
     shown = CliRunner().invoke(app, args)
     assert shown.exit_code == 0 and tip in " ".join(shown.output.split())
     assert "'ratgames compile build'" in " ".join(shown.output.split())

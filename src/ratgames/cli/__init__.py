@@ -7,6 +7,9 @@ commands, over the library (:mod:`ratgames.sim`, :mod:`ratgames.tournament`,
 * :mod:`~ratgames.cli.runs`: ``simulate``, ``tournament``
 * :mod:`~ratgames.cli.stats`: ``stats``
 * :mod:`~ratgames.cli.compile`: ``compile`` (the compiled build)
+* what they share: :mod:`~ratgames.cli.common` (the consoles, one-line errors, GAME and the
+  common options), :mod:`~ratgames.cli.progress` (a bar or log lines),
+  :mod:`~ratgames.cli.backends` (``--backend``, ``--checkpoint`` and what a stopped run kept)
 * the heavier commands are imported only when used (:class:`LazyGroup`): ``compile``, the online
   server and its clients (:mod:`ratgames.server.cli`), reports (:mod:`ratgames.report.cli`), the
   record hunt (:mod:`ratgames.hunt.cli`), training (:mod:`ratgames.rl.learn.cli`).

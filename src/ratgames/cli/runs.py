@@ -1,33 +1,36 @@
-"""``ratgames simulate`` and ``ratgames tournament``: bot-vs-bot runs on this machine or on Ray,
-with progress, checkpoints and their figures as tables (the runs themselves are
-:mod:`ratgames.sim` and :mod:`ratgames.tournament`; sweeps are :mod:`ratgames.sweeps`)."""
+"""``ratgames simulate`` and ``ratgames tournament``: bot-vs-bot runs and their figures as tables
+(the runs themselves are :mod:`ratgames.sim` and :mod:`ratgames.tournament`, sweeps
+:mod:`ratgames.sweeps`; where they play and their checkpoints :mod:`ratgames.cli.backends`)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 from rich.progress import TaskID
 from rich.table import Table
 
 from ..core.bots import make_bot, parse_bot_spec
-from ..core.errors import RatgamesError
 from ..core.game import Game
 from ..core.registry import game_class
 from ..lineups import default_bot
 from ..sweeps import parse_sweep, sweep_lineups, with_param
+from .backends import (
+    backend_options,
+    checkpoint_options,
+    compile_hint,
+    open_checkpoint,
+    run_backend,
+    stops_kept,
+)
 from .common import (
     CONTEXT,
-    F,
     bot_list,
     check_writable_file,
     console,
-    err,
     fail,
     game_argument,
     option_option,
@@ -36,142 +39,6 @@ from .common import (
     setup_game,
 )
 from .progress import progress_display
-
-if TYPE_CHECKING:
-    from ..sim import Backend
-
-
-def backend_options(f: F) -> F:
-    """``--backend`` and ``--address``: where simulate and tournament play their games."""
-    f = click.option(
-        "--address",
-        default=None,
-        metavar="ADDRESS",
-        help="With --backend ray: the cluster to use (auto, HOST:6379 or ray://HOST:10001; "
-        "default: $RAY_ADDRESS if set, else a Ray started on this machine for the run).",
-    )(f)
-    return click.option(
-        "--backend",
-        type=click.Choice(["local", "ray"]),
-        default="local",
-        show_default=True,
-        help="Where to play: processes on this machine, or Ray (this machine or a cluster; "
-        "the same games for the same seed).",
-    )(f)
-
-
-def checkpoint_options(f: F) -> F:
-    """``--checkpoint`` and ``--checkpoint-every``: save a long run's progress to go on later."""
-    f = click.option(
-        "--checkpoint-every",
-        type=click.FloatRange(min=0.1),
-        default=60.0,
-        show_default=True,
-        metavar="SECONDS",
-        help="How often --checkpoint saves (it also saves at the end and on Ctrl-C).",
-    )(f)
-    return click.option(
-        "--checkpoint",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=None,
-        metavar="FILE",
-        help="Save progress to FILE as the run goes; run the same command again to go on "
-        "where it stopped (with more --games, to add to a finished run).",
-    )(f)
-
-
-def _open_checkpoint(
-    path: Path | None, command: str, configs: list[Any], keep_games: bool = False
-) -> Any:
-    """The run checkpoint at ``path`` for these runs (None without --checkpoint); says on
-    stderr how many games it already holds."""
-    if path is None:
-        return None
-    from ..checkpoint import CheckpointError, RunCheckpoint
-
-    check_writable_file(path, "--checkpoint")
-    try:
-        checkpoint = RunCheckpoint.open(path, command, configs, keep_games)
-    except CheckpointError as exc:
-        raise click.BadParameter(str(exc), param_hint="--checkpoint") from None
-    done = sum(checkpoint.done(c) for c in configs)
-    if done:
-        total = sum(c.games for c in configs)
-        err.print(
-            f"Going on from {path}: {done:,} of {total:,} games already played", highlight=False
-        )
-    return checkpoint
-
-
-@contextlib.contextmanager
-def _stops_kept(checkpoint: Path | None) -> Iterator[None]:
-    """A run stopped by Ctrl-C or by its cluster: say what was kept (the run saved its
-    checkpoint before the error came up) and exit, with 130 after Ctrl-C as a shell expects."""
-    go_on = f"progress saved in {checkpoint}; run the same command to go on"
-    try:
-        yield
-    except KeyboardInterrupt:
-        if checkpoint is not None:
-            err.print(f"Stopped: {go_on}.")
-        else:
-            err.print("Stopped; give --checkpoint FILE to be able to go on next time.")
-        raise SystemExit(130) from None
-    except RatgamesError as exc:
-        from ..checkpoint import CheckpointError
-
-        if checkpoint is None or isinstance(exc, CheckpointError):
-            raise
-        raise click.ClickException(f"{exc}\n{go_on}") from None
-
-
-COMPILE_HINT_SECONDS = 30.0
-"""A local run at least this long on the Python modules suggests the compiled build."""
-
-
-def _compile_hint(backend: str, seconds: float) -> None:
-    """After a long local run on the Python modules: say once how to play about twice as fast
-    (the build is made on this machine, so not after a run on a cluster)."""
-    from .. import compiled
-
-    if backend != "local" or seconds < COMPILE_HINT_SECONDS or compiled.active is not None:
-        return
-    if compiled.turned_off():
-        return
-    err.print(
-        "Tip: the compiled engine plays these games about twice as fast; build it once with "
-        "'ratgames compile build' (docs/performance.md).",
-        style="dim",
-        highlight=False,
-    )
-
-
-def _backend(
-    name: str, address: str | None, workers: int | None
-) -> contextlib.AbstractContextManager[Backend | None]:
-    """The backend a run asked for: None for the local process pool, else Ray."""
-    if name == "local":
-        if address is not None:
-            fail("--address is the Ray cluster to use: give it with --backend ray")
-        return contextlib.nullcontext()
-    address = address or os.environ.get("RAY_ADDRESS") or None
-    if address is not None and workers is not None:
-        fail(
-            "--workers sizes the Ray started on this machine; a Ray cluster (--address or "
-            "RAY_ADDRESS) uses all its CPUs"
-        )
-    return _ray_backend(address, workers)
-
-
-@contextlib.contextmanager
-def _ray_backend(address: str | None, cpus: int | None) -> Iterator[Backend]:
-    from ..distributed import RayBackend, import_ray
-
-    import_ray()  # says at once how to install Ray if it is missing
-    where = f"the Ray cluster at {address}" if address else "a Ray on this machine"
-    err.print(f"Starting {where}..." if not address else f"Connecting to {where}...")
-    with RayBackend(address=address, cpus=cpus) as backend:
-        err.print(f"Playing on {backend.describe()}", highlight=False)
-        yield backend
 
 
 @click.command("simulate", context_settings=CONTEXT)
@@ -295,11 +162,11 @@ def simulate(
     configs = [
         SimConfig(game, g.players, dict(g.options), row, games_, seed, rotate) for _, row in runs
     ]
-    saved = _open_checkpoint(checkpoint, "simulate", configs, per_game)
+    saved = open_checkpoint(checkpoint, "simulate", configs, per_game)
     results: list[tuple[str | None, SimResult]] = []
     with (
-        _stops_kept(checkpoint),
-        _backend(backend, address, workers) as chosen,
+        stops_kept(checkpoint),
+        run_backend(backend, address, workers) as chosen,
         progress_display() as progress,
     ):
         for (label_value, _row), config in zip(runs, configs, strict=True):
@@ -343,7 +210,7 @@ def simulate(
 
         write_json_atomic(json_out, payload)
         console.print(f"Figures written to {json_out}", highlight=False)
-    _compile_hint(backend, sum(r.seconds for _, r in results))
+    compile_hint(backend, sum(r.seconds for _, r in results))
 
 
 def _print_result(game: Game, result: Any, given: int | None = None) -> None:
@@ -539,13 +406,13 @@ def tournament(
             game, names, per, players=g.players, options=g.options, seed=seed
         )
     ]
-    saved = _open_checkpoint(checkpoint, "tournament", configs)
+    saved = open_checkpoint(checkpoint, "tournament", configs)
     began = time.perf_counter()
     done = sum(saved.done(c) for c in configs) if saved is not None else 0
     label = f"{game} tournament" + (f" (from game {done + 1:,})" if done else "")
     with (
-        _stops_kept(checkpoint),
-        _backend(backend, address, workers) as chosen,
+        stops_kept(checkpoint),
+        run_backend(backend, address, workers) as chosen,
         progress_display() as progress,
     ):
         task = progress.add_task(label, total=per * pairings - done)
@@ -582,4 +449,4 @@ def tournament(
         console.print(line, highlight=False, markup=False)
     js, md = result.save(stem)
     console.print(f"Saved {js} and {md}", highlight=False)
-    _compile_hint(backend, time.perf_counter() - began)
+    compile_hint(backend, time.perf_counter() - began)
