@@ -14,7 +14,8 @@ import ratgames
 from ratgames.core.errors import DealError, IllegalAction
 from ratgames.core.rng import Rng
 from ratgames.games.rat_a_tat_cat.events import EVENT_TYPES
-from ratgames.games.rat_a_tat_cat.rules import RatState, RoundResult
+from ratgames.games.rat_a_tat_cat.rules import RatState
+from ratgames.games.rat_a_tat_cat.views import RoundResult
 
 # --- the clock of mode=minutes=N ----------------------------------------------------------------
 

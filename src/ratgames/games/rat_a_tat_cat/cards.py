@@ -3,7 +3,9 @@
 
 Cards are ints: the number cards ``0``-``9`` are themselves, ``10`` is PEEK, ``11`` SWAP and
 ``12`` DRAW2 (the power cards).  Each seat has a row of four slots: slot ``i`` of seat ``s`` is
-place ``s * 4 + i`` of the table (:func:`place`), whose seat is :func:`seat_of`.
+place ``s * 4 + i`` of the table (:func:`place`), whose seat is :func:`seat_of`.  Where a
+card in a slot came from is its *origin* (:func:`kept_origin`, :func:`origin_pool`,
+:func:`origin_kept`): dealt, or kept from the draw pile after some reshuffles.
 """
 
 from __future__ import annotations
@@ -39,6 +41,23 @@ def place(seat: int, slot: int) -> int:
 def seat_of(where: int) -> int:
     """The seat whose row holds the place ``where``."""
     return where // SLOTS
+
+
+def kept_origin(pool: int) -> int:
+    """The origin of a card kept from the draw pile after ``pool`` reshuffles of the round (a
+    number card: a power card drawn is used at once).  A dealt card's origin is 0."""
+    return 2 * pool + 1
+
+
+def origin_pool(origin: int) -> int:
+    """The pool a card of ``origin`` came from: 0 for the deal, ``k`` for the ``k``-th
+    reshuffle."""
+    return origin // 2
+
+
+def origin_kept(origin: int) -> bool:
+    """True if the card of ``origin`` was kept from the draw pile (so it is a number card)."""
+    return origin % 2 == 1
 
 
 def card_text(card: int) -> str:

@@ -1,29 +1,23 @@
 # ratgames: compiled
-"""Rat-a-Tat Cat: the rules (the game, its options and the state: legality, transitions,
-scoring).
+"""Rat-a-Tat Cat: the rules (the game and the state: legality, transitions, scoring).
 
 The cards and the table are in :mod:`.cards`, the actions and the phases of a turn in
-:mod:`.action`, what players see (observations, samples) in :mod:`.views`, snapshots in
-:mod:`.snapshot` and the rule sheet in :mod:`.text`.
+:mod:`.action`, the options in :mod:`.options`, the deal in :mod:`.dealing`, what players see
+(observations, samples, round results) in :mod:`.views`, snapshots in :mod:`.snapshot`, the
+random play-out in :mod:`.playout` and the rule sheet in :mod:`.text`.
 
-Each seat has a row of four slots (slot ``i`` of seat ``s`` is ``hands[s*4+i]``).  What every
-seat knows is a flat table ``known``: row ``r`` (one per seat, plus a last row for what everyone
-knows, the spectator's row) holds, for every slot at the table, the card that row has seen there
-or ``-1``.  Knowledge follows the cards through public moves (swaps), and is forgotten when a
-card the row did not see replaces the one it knew.
-
-Where a hidden card came from is public too, and :meth:`RatState.sample_consistent` keeps it:
-every slot has an ``origin``, the *pool* its card came from (0 for the deal, ``k`` for the
-``k``-th reshuffle of the round, whose cards everybody saw in the discard pile) and whether it
-was kept from the draw pile (then it is a number card: a power card drawn is shown and used).
+Each seat has a row of four slots (slot ``i`` of seat ``s`` is ``hands[s*4+i]``).  What each
+seat knows is the flat table ``known`` (see :mod:`.views`); knowledge follows the cards through
+public moves (swaps), and is forgotten when a card the row did not see replaces the one it
+knew.  Every slot has an ``origin`` (:func:`.cards.kept_origin`), which samples keep.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple, cast
+from typing import Any, ClassVar
 
-from ratgames.core.errors import DealError, IllegalAction, OptionError
+from ratgames.core.errors import IllegalAction, OptionError
 from ratgames.core.events import Event
 from ratgames.core.fields import (
     LIST,
@@ -42,7 +36,7 @@ from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
 from . import action as actions
-from . import playout, snapshot, views
+from . import dealing, playout, snapshot, views
 from .action import (
     DISCARD,
     DRAW,
@@ -74,16 +68,18 @@ from .action import (
 )
 from .cards import (
     CARD_TEXT,
-    CARDS_ALLOWED,
     DECK,
     PEEK,
     SLOTS,
     SWAP,
-    card_or_none,
     card_text,
-    not_the_deck,
+    is_power,
+    kept_origin,
     parse_card,
+    place,
+    seat_of,
 )
+from .dealing import RawDeal
 from .events import (
     Capped,
     Dealt,
@@ -102,7 +98,9 @@ from .events import (
     Took,
     WentOut,
 )
+from .options import OPTIONS, SECONDS_PER_TURN, mode_parts
 from .text import RULES_TEXT
+from .views import RoundResult
 
 _START_ONLY_DRAW = (DRAW,)
 _START_BOTH = (DRAW, TAKE)
@@ -113,90 +111,6 @@ _HOLD_SET = frozenset(_HOLD_ACTS)
 _REPLACE_SET = frozenset(REPLACE)
 _PEEK_SET = frozenset(PEEKS)
 _KNOCK_SET = frozenset(_KNOCK_ACTS)
-
-# --- options --------------------------------------------------------------------------------------
-
-MODE_ALLOWED = "round, rounds=N, minutes=N or elimination=N (N a whole number of at least 1)"
-SECONDS_PER_TURN = 10.0
-"""The clock of ``mode=minutes=N`` for a turn whose last action carries no time."""
-
-
-def _parse_mode(value: Any) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"{value!r} is not allowed; use {MODE_ALLOWED}")
-    text = "".join(value.split()).lower()
-    if text == "round":
-        return text
-    kind, sep, number = text.partition("=")
-    if sep and kind in ("rounds", "minutes", "elimination") and number.isdigit():
-        n = int(number)
-        if 1 <= n <= 100_000:
-            return f"{kind}={n}"
-    raise ValueError(f"{value!r} is not allowed; use {MODE_ALLOWED}")
-
-
-def _mode_parts(mode: str) -> tuple[str, int]:
-    kind, _, number = mode.partition("=")
-    return kind, int(number) if number else 1
-
-
-OPTIONS: tuple[Option, ...] = (
-    Option(
-        "edition",
-        "gamewright",
-        "Rule sheet the defaults follow: gamewright (English) or forlago (Swedish).",
-        choices=("gamewright", "forlago"),
-        presets={
-            "gamewright": {"first_discard": "shuffle_back", "swap_look": True},
-            "forlago": {"first_discard": "keep_turning", "swap_look": False},
-        },
-    ),
-    Option(
-        "first_discard",
-        "shuffle_back",
-        "A power card turned up to start the discard pile: shuffle_back (into the draw pile, "
-        "then turn again) or keep_turning (leave it and turn the next card).",
-        choices=("shuffle_back", "keep_turning"),
-    ),
-    Option(
-        "swap_look",
-        True,
-        "After a Swap, both players look at the card they received.",
-    ),
-    Option(
-        "younger",
-        False,
-        "For younger players: outer cards lie face up; Swap only moves face-down cards.",
-    ),
-    Option(
-        "mode",
-        "elimination=100",
-        "How the game ends: round, rounds=N, minutes=N or elimination=N.",
-        parse=_parse_mode,
-        allowed=MODE_ALLOWED,
-    ),
-    Option(
-        "memory_aid",
-        False,
-        "Front ends keep the cards you have seen visible (the rules are unchanged).",
-    ),
-    Option(
-        "turn_cap",
-        200,
-        "Safety cap: the turn that reaches this many turns in a round counts as a knock if its "
-        "player does not knock; the others still have their last turn.",
-        minimum=1,
-        maximum=100_000,
-    ),
-    Option(
-        "round_cap",
-        200,
-        "Safety cap: the game ends after this many rounds (the lowest total wins).",
-        minimum=1,
-        maximum=100_000,
-    ),
-)
-
 
 # --- the game -------------------------------------------------------------------------------------
 
@@ -226,7 +140,7 @@ class RatATatCat(Game):
 
     def _validate_options(self) -> None:
         o = self.options
-        self.mode_kind, self.mode_n = _mode_parts(o["mode"])
+        self.mode_kind, self.mode_n = mode_parts(o["mode"])
         self.swap_look: bool = o["swap_look"]
         self.younger: bool = o["younger"]
         self.shuffle_back: bool = o["first_discard"] == "shuffle_back"
@@ -289,138 +203,22 @@ class RatATatCat(Game):
         if deal is None:
             order = list(DECK)
             chance.rng.shuffle(order)
-            state._layout(order, recorded=False)
+            dealing.lay_out(state, order, recorded=False)
         else:
-            hands, draw, discard, returned = self._read_deal(deal)
-            state._set_round(hands, draw, discard, returned)
+            hands, draw, discard, returned = dealing.read_deal(
+                deal, self.players, self.shuffle_back
+            )
+            dealing.start_round(state, hands, draw, discard, returned)
         # The deal as it lies now; written in the deal format only if a record asks for it.
         kind, dealt = state._logged()[-1]
         assert kind is Dealt
         state.deal0 = (state.hands[:], state.draw[:], state.discard[:], dealt[3])
         return state
 
-    def _read_cards(self, value: object, where: str) -> list[int]:
-        if not isinstance(value, list | tuple):
-            raise DealError(f"{where} must be a list of cards ({CARDS_ALLOWED}), not {value!r}")
-        out = []
-        for i, text in enumerate(value):
-            card = card_or_none(text)
-            if card is None:
-                raise DealError(
-                    f"card {i + 1} of {where} is {text!r}, not a card; the cards are "
-                    f"{CARDS_ALLOWED} (as text)"
-                )
-            out.append(card)
-        return out
-
-    def _read_deal(
-        self, deal: Mapping[str, Any]
-    ) -> tuple[list[int], list[int], list[int], tuple[int, ...]]:
-        keys = ("hands", "draw", "discard")
-        given = cast("Mapping[object, Any]", deal)  # keys of any type
-        extra = sorted(repr(k) for k in given if k not in keys and k != "returned")
-        if extra:
-            raise DealError(
-                "a deal has only 'hands', 'draw', 'discard' and (optional) 'returned', not "
-                + ", ".join(extra)
-            )
-        missing = [k for k in keys if k not in deal]
-        if missing:
-            raise DealError(
-                f"the deal has no {' or '.join(repr(k) for k in missing)}: a deal is "
-                '{"hands": [4 cards per seat], "draw": [top first], "discard": [top first]}'
-            )
-        hands_in = deal["hands"]
-        if not isinstance(hands_in, list | tuple) or len(hands_in) != self.players:
-            raise DealError(f"the deal's 'hands' must list {self.players} rows of 4 cards")
-        hands: list[int] = []
-        for s, row in enumerate(hands_in):
-            cards = self._read_cards(row, f"the hand of seat {s + 1}")
-            if len(cards) != SLOTS:
-                raise DealError(
-                    f"the deal's hand of seat {s + 1} must have 4 cards, not {len(cards)}"
-                )
-            hands.extend(cards)
-        draw = self._read_cards(deal["draw"], "the deal's 'draw' pile")
-        discard = self._read_cards(deal["discard"], "the deal's 'discard' pile")
-        draw.reverse()  # the top of a pile is its last element
-        discard.reverse()
-        wrong = not_the_deck(hands + draw + discard)
-        if wrong:
-            raise DealError(
-                "the deal does not hold exactly the 54 cards (0-8 four times, 9 nine times, "
-                f"PEEK, SWAP and DRAW2 three times each): it has {wrong}"
-            )
-        if not discard or discard[-1] >= PEEK:
-            raise DealError("the deal's discard pile must start with a number card on top")
-        returned = self._read_cards(deal.get("returned", []), "the deal's 'returned' cards")
-        for card in returned:
-            if card < PEEK:
-                raise DealError(
-                    f"the deal's 'returned' cards are power cards turned up and shuffled back "
-                    f"into the draw pile, not {CARD_TEXT[card]}"
-                )
-            if card not in draw:
-                raise DealError(
-                    f"the deal's 'returned' {CARD_TEXT[card]} was shuffled back into the draw "
-                    f"pile, but the draw pile has no {CARD_TEXT[card]}"
-                )
-        if returned and not self.shuffle_back:
-            raise DealError(
-                "'returned' cards are shuffled back only with first_discard=shuffle_back"
-            )
-        return hands, draw, discard, tuple(returned)
-
     # --- the rules text ---------------------------------------------------------------------------
 
     def rules(self) -> str:
         return RULES_TEXT
-
-
-# --- results --------------------------------------------------------------------------------------
-
-
-class RoundResult(NamedTuple):
-    """One finished round: every row face up, the sums, the winners and the totals after it."""
-
-    round: int
-    dealer: int
-    hands: tuple[int, ...]
-    """Every slot's card after power cards were replaced (slot ``i`` of seat ``s`` at
-    ``s * 4 + i``; ``-1`` for a seat out of the game)."""
-    sums: tuple[int, ...]
-    """Each seat's sum (0 for a seat out of the game)."""
-    winners: tuple[int, ...]
-    knocker: int | None
-    """The seat that knocked, or None (the turn cap ended the round)."""
-    capped: bool
-    """True when the turn cap, not a knock, ended the round."""
-    totals: tuple[int, ...]
-    """Each seat's total after the round."""
-    active: tuple[bool, ...]
-    """Which seats were dealt in."""
-
-    def to_json(self) -> dict[str, JSON]:
-        """The round as JSON (rows and sums of seats not dealt in are None)."""
-        players = len(self.sums)
-        return {
-            "round": self.round,
-            "dealer": self.dealer,
-            "hands": [
-                [CARD_TEXT[c] for c in self.hands[s * SLOTS : s * SLOTS + SLOTS]]
-                if self.active[s]
-                else None
-                for s in range(players)
-            ],
-            "sums": [self.sums[s] if self.active[s] else None for s in range(players)],
-            "winners": list(self.winners),
-            "knocker": self.knocker,
-            "capped": self.capped,
-            "totals": list(self.totals),
-        }
-
-
-RawDeal = tuple[list[int], list[int], list[int], tuple[int, ...]]
 
 
 # --- the state ------------------------------------------------------------------------------------
@@ -512,9 +310,39 @@ class RatState(State[Act, RatATatCat]):
     in a sample) and ``_plan`` the sampling plan of the position (:func:`views.sample_plan`)."""
 
     rnd: int
-    phase: int
+    dealer: int
+    first: int
     turn: int
+    phase: int
     extra: int
+    knocker: int
+    closer: int
+    hands: list[int]
+    origin: list[int]
+    pool: int
+    in_draw: tuple[int, ...]
+    draw: list[int]
+    discard: list[int]
+    held: int
+    held_pub: bool
+    faceup: list[bool]
+    active: tuple[bool, ...]
+    elim: tuple[int, ...]
+    totals: tuple[int, ...]
+    turns: int
+    rturns: int
+    clock: float
+    knocks: int
+    knocker_won: int
+    cap_fired: int
+    score_sum: int
+    score_n: int
+    round_cap_fired: bool
+    results: tuple[RoundResult, ...]
+    known: list[int]
+    outcome_: Outcome | None
+    deal0: RawDeal | dict[str, JSON]
+    _plan: tuple[int, views.SamplePlan] | None
 
     # --- building -------------------------------------------------------------------------------
 
@@ -522,10 +350,10 @@ class RatState(State[Act, RatATatCat]):
         g = self.game
         p = g.players
         # The sampling plan of this position for one seat (see views.sample_plan), until it changes.
-        self._plan: tuple[int, views.SamplePlan] | None = None
-        self.active: tuple[bool, ...] = (True,) * p
-        self.totals: tuple[int, ...] = (0,) * p
-        self.elim: tuple[int, ...] = (0,) * p
+        self._plan = None
+        self.active = (True,) * p
+        self.totals = (0,) * p
+        self.elim = (0,) * p
         self.dealer = p - 1
         self.rnd = 0
         self.turns = 0
@@ -536,11 +364,11 @@ class RatState(State[Act, RatATatCat]):
         self.round_cap_fired = False
         self.score_sum = 0
         self.score_n = 0
-        self.results: tuple[RoundResult, ...] = ()
-        self.outcome_: Outcome | None = None
+        self.results = ()
+        self.outcome_ = None
         # The deal: (hands, draw, discard, returned) as dealt, until a record asks for it in the
         # deal format (then that dict); {} in a sample.
-        self.deal0: RawDeal | dict[str, JSON] = {}
+        self.deal0 = {}
 
     def _next_active(self, seat: int) -> int:
         active = self.active
@@ -549,102 +377,6 @@ class RatState(State[Act, RatATatCat]):
         while not active[s]:
             s = (s + 1) % p
         return s
-
-    def _order(self) -> list[int]:
-        """Active seats in turn order, starting left of the dealer."""
-        p = self.game.players
-        first = self.dealer + 1
-        active = self.active
-        return [s % p for s in range(first, first + p) if active[s % p]]
-
-    def _layout(self, order: list[int], *, recorded: bool) -> None:
-        """Deal a shuffled deck (``order[0]`` on top) and turn up the first discard."""
-        g = self.game
-        hands = [-1] * g.p4
-        seats = self._order()
-        n = len(seats)
-        # One card at a time, starting left of the dealer: the k-th seat in turn order gets
-        # order[k], order[k + n], order[k + 2n], order[k + 3n].
-        for k, s in enumerate(seats):
-            hands[s * SLOTS : s * SLOTS + SLOTS] = order[k : n * SLOTS : n]
-        draw = order[n * SLOTS :]
-        draw.reverse()  # the top of the draw pile is its last element
-        discard: list[int] = []
-        returned: list[int] = []
-        card = draw.pop()
-        while card >= PEEK:
-            if g.shuffle_back:
-                # Everyone saw it turned up: it is known to be in the draw pile.
-                returned.append(card)
-                draw.append(card)
-                if recorded:
-                    self._shuffle(draw, "shuffle-back")
-                else:
-                    self._chance.rng.shuffle(draw)
-            else:
-                discard.append(card)
-            card = draw.pop()
-        discard.append(card)
-        self._set_round(hands, draw, discard, tuple(returned))
-
-    def _set_round(
-        self,
-        hands: list[int],
-        draw: list[int],
-        discard: list[int],
-        returned: tuple[int, ...] = (),
-    ) -> None:
-        g = self.game
-        p4 = g.p4
-        self.rnd += 1
-        self.hands = hands
-        self.draw = draw
-        self.discard = discard
-        self.known = known = [-1] * (g.rows * p4)
-        self.faceup = faceup = [False] * p4
-        # Every card in a row comes from the deal (pool 0, any card).
-        self.origin = [0] * p4
-        self.pool = 0
-        self.in_draw = tuple(sorted(set(returned))) if returned else ()
-        active = self.active
-        if g.younger:
-            for s in range(g.players):
-                if active[s]:
-                    for idx in (s * SLOTS, s * SLOTS + SLOTS - 1):
-                        faceup[idx] = True
-                        known[idx::p4] = [hands[idx]] * g.rows
-        else:
-            # Each seat looks at its outer slots: row s, slots 4s and 4s + 3.
-            for s in range(g.players):
-                if active[s]:
-                    row = s * (p4 + SLOTS)
-                    known[row] = hands[s * SLOTS]
-                    known[row + SLOTS - 1] = hands[s * SLOTS + SLOTS - 1]
-        self.held = -1
-        self.held_pub = False
-        self.extra = 0
-        self.knocker = -1
-        self.closer = -1
-        self.rturns = 0
-        self.first = self.turn = self._next_active(self.dealer)
-        self.phase = START
-        self._log_event(Dealt, (self.rnd, self.dealer, discard[-1], returned))
-
-    def _deal_json(self, raw: RawDeal) -> dict[str, JSON]:
-        """A deal kept as (hands, draw, discard, returned) in the deal format."""
-        hands, draw, discard, returned = raw
-        deal: dict[str, JSON] = {
-            "hands": [
-                [CARD_TEXT[c] for c in hands[s * SLOTS : s * SLOTS + SLOTS]]
-                for s in range(self.game.players)
-            ],
-            "draw": [CARD_TEXT[c] for c in reversed(draw)],
-            "discard": [CARD_TEXT[c] for c in reversed(discard)],
-        }
-        if returned:
-            # The power cards turned up and shuffled back before the first discard.
-            deal["returned"] = [CARD_TEXT[c] for c in returned]
-        return deal
 
     # --- the core contract ----------------------------------------------------------------------
 
@@ -690,31 +422,6 @@ class RatState(State[Act, RatATatCat]):
             return out
         return []
 
-    def _legal(self, seat: int, action: Act) -> bool:
-        if seat != self.turn:
-            return False
-        ph = self.phase
-        if ph == START:
-            if action is DRAW:
-                return True
-            d = self.discard
-            return action is TAKE and bool(d) and d[-1] < PEEK
-        if ph == HOLD:
-            return action in _HOLD_SET
-        if ph == KNOCKING:
-            return action in _KNOCK_SET
-        if ph == TAKEN:
-            return action in _REPLACE_SET
-        if ph == MUST_DRAW:
-            return action is DRAW
-        if ph == PEEKING:
-            return action in _PEEK_SET or (self.extra > 0 and action is DISCARD)
-        if ph == SWAPPING:
-            if action.kind == K_SWAP:
-                return self._swap_refused(seat, action.a, action.p, action.b) is None
-            return action is (DISCARD if self.extra else NOSWAP)
-        return False
-
     def _swap_refused(self, seat: int, a: int, p: int, b: int) -> str | None:
         """The rule of a Swap: why ``seat`` may not swap its slot ``a`` with slot ``b`` of seat
         ``p`` (all from 0), or None if it may.  Only with another player still in the game, and
@@ -744,53 +451,70 @@ class RatState(State[Act, RatATatCat]):
         ]
 
     def _problem(self, seat: int, action: Act) -> str | None:
-        if self._legal(seat, action):
-            return None
         if seat != self.turn:
             return self._not_to_act(seat)
+        refused = self._refused(seat, action)
+        if refused is None:
+            return None
         legal = self._legal_actions(seat)
         allowed = ", ".join(str(a) for a in legal[:12]) + (", ..." if len(legal) > 12 else "")
-        return f"{self._reason(seat, action)}; allowed now: {allowed}"
+        return f"{refused}; allowed now: {allowed}"
 
-    def _reason(self, seat: int, action: Act) -> str:
+    def _refused(self, seat: int, action: Act) -> str | None:
+        """Why ``seat``, whose turn it is, may not take ``action`` (one of the game's own
+        objects) now, or None if it may: what each phase of a turn allows."""
         ph = self.phase
         k = action.kind
         if ph == START:
+            if action is DRAW:
+                return None
             if k == K_TAKE:
                 if not self.discard:
                     return "the discard pile is empty"
-                top = CARD_TEXT[self.discard[-1]]
+                top = self.discard[-1]
+                if not is_power(top):
+                    return None
                 return (
-                    f"the discard top is {top}, a power card: power cards work only when drawn "
-                    "from the draw pile, so it cannot be taken"
+                    f"the discard top is {CARD_TEXT[top]}, a power card: power cards work only "
+                    "when drawn from the draw pile, so it cannot be taken"
                 )
             return f"{action} is not how a turn starts: draw from the draw pile or take the discard"
         if ph == HOLD:
+            if action in _HOLD_SET:
+                return None
             return (
                 f"you hold the {CARD_TEXT[self.held]} you drew: put it in your row with "
                 "replace N or throw it away with discard"
             )
         if ph == TAKEN:
+            if action in _REPLACE_SET:
+                return None
             return (
                 f"the {CARD_TEXT[self.held]} taken from the discard pile must replace one of "
                 "your cards"
             )
         if ph == MUST_DRAW:
+            if action is DRAW:
+                return None
             return "Draw 2: you must draw the next card from the draw pile"
         if ph == PEEKING:
+            if action in _PEEK_SET or (self.extra and action is DISCARD):
+                return None
             tail = " (or discard it and use your next Draw 2 chance)" if self.extra else ""
             return f"you drew a PEEK: look at one of your cards with peek N{tail}"
         if ph == SWAPPING:
             if k == K_SWAP:
-                refused = self._swap_refused(seat, action.a, action.p, action.b)
-                if refused is not None:
-                    return refused
-            if k == K_NOSWAP and self.extra:
+                return self._swap_refused(seat, action.a, action.p, action.b)
+            if action is (DISCARD if self.extra else NOSWAP):
+                return None
+            if k == K_NOSWAP:
                 return "to pass on this SWAP and use your next Draw 2 chance, discard it"
-            if k == K_DISCARD and not self.extra:
+            if k == K_DISCARD:
                 return "the SWAP is already discarded: to pass on it, say noswap"
             return "you drew a SWAP: swap N P:M (your slot N with slot M of seat P) or noswap"
         if ph == KNOCKING:
+            if action in _KNOCK_SET:
+                return None
             return "your turn is done: knock to end the round after one more turn each, or end"
         return f"{action} is not allowed now"
 
@@ -894,7 +618,7 @@ class RatState(State[Act, RatATatCat]):
         known[seat * p4 + idx] = held
         # A card from the draw pile is a number card (from the pool now drawn from); a card
         # from the discard pile is seen by everyone.
-        self.origin[idx] = 2 * self.pool + 1
+        self.origin[idx] = kept_origin(self.pool)
         self.faceup[idx] = False
         self.held = -1
         self._log_event(Replaced, (seat, slot + 1, old, value if value >= 0 else None))
@@ -973,20 +697,17 @@ class RatState(State[Act, RatATatCat]):
             # The active seats' power cards in turn order, starting left of the dealer.
             for idx in g.turn_slots[self.dealer]:
                 card = hands[idx]
-                if card >= PEEK and active[idx // SLOTS]:
+                if is_power(card) and active[seat_of(idx)]:
                     discard.append(card)
                     new = self._pop_draw()
-                    while new >= PEEK:
+                    while is_power(new):
                         discard.append(new)
                         self._power_shown(new)
                         new = self._pop_draw()
                     hands[idx] = new
-                    s, slot = divmod(idx, SLOTS)
-                    self._log_event(Fixed, (s, slot + 1, card, new))
-        sums = [
-            hands[b] + hands[b + 1] + hands[b + 2] + hands[b + 3] if active[b >> 2] else 0
-            for b in range(0, g.p4, SLOTS)
-        ]
+                    s = seat_of(idx)
+                    self._log_event(Fixed, (s, idx - place(s, 0) + 1, card, new))
+        sums = [sum(hands[place(s, 0) : place(s, SLOTS)]) if active[s] else 0 for s in range(p)]
         seats = [s for s in range(p) if active[s]]
         low = min([sums[s] for s in seats])
         if knocker >= 0:
@@ -1051,7 +772,7 @@ class RatState(State[Act, RatATatCat]):
         self.dealer = self._next_active(self.dealer)
         order = list(DECK)
         self._shuffle(order, "deal")
-        self._layout(order, recorded=True)
+        dealing.lay_out(self, order, recorded=True)
 
     def _make_outcome(self, last_sums: list[int]) -> Outcome:
         g = self.game
@@ -1156,7 +877,7 @@ class RatState(State[Act, RatATatCat]):
     def _initial_deal(self) -> dict[str, JSON]:
         deal = self.deal0
         if isinstance(deal, tuple):
-            self.deal0 = deal = self._deal_json(deal)
+            self.deal0 = deal = dealing.deal_json(deal, self.game.players)
         return {k: [list(x) for x in v] if k == "hands" else list(v) for k, v in deal.items()}
 
 

@@ -22,11 +22,22 @@ from ratgames.core.game import JSON
 
 from . import views
 from .action import HOLD, KNOCKING, OVER, PEEKING, PHASE_NAMES, SWAPPING, TAKEN
-from .cards import CARD_TEXT, CARDS_ALLOWED, PEEK, SLOTS, SWAP, is_power, not_the_deck
+from .cards import (
+    CARD_TEXT,
+    CARDS_ALLOWED,
+    PEEK,
+    SLOTS,
+    SWAP,
+    is_power,
+    kept_origin,
+    not_the_deck,
+    origin_kept,
+)
 from .events import EVENT_TYPES, Dealt, Reshuffled, RoundOver
+from .views import RoundResult
 
 if TYPE_CHECKING:
-    from .rules import RatATatCat, RatState, RoundResult
+    from .rules import RatATatCat, RatState
 
 RawEvent = tuple[type[Event], tuple[Any, ...]]
 
@@ -109,8 +120,6 @@ def _read_result(
     value: object, where: str, number: int, before: tuple[int, ...], game: RatATatCat
 ) -> RoundResult:
     """Round ``number``'s result, after totals ``before``."""
-    from .rules import RoundResult
-
     p = game.players
     entry = snapshots.entries(value, _RESULT_ENTRIES, where)
     snapshots.whole(entry["round"], f"{where}.round", number, number)
@@ -300,7 +309,7 @@ def restored(state: RatState, snap: Mapping[str, Any]) -> None:
             raise _fail(where, f"(seat {s}'s row) must be nulls: the seat is out of the game")
     pool = state.pool
     for i, o in enumerate(state.origin):
-        if o > 2 * pool + 1 or (o and not o & 1):
+        if o > kept_origin(pool) or (o and not origin_kept(o)):
             raise _fail(
                 f"origin[{i}]",
                 f"must be 0 (dealt) or 2k+1 (kept from the draw pile after k reshuffles, k up "

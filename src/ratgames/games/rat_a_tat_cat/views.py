@@ -10,20 +10,63 @@ that row has seen there or ``-1``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ratgames.core.events import Event, event_json
 from ratgames.core.game import JSON
 from ratgames.core.rng import Rng
 
 from .action import OVER, PHASE_NAMES
-from .cards import CARD_TEXT, PEEK, SLOTS
+from .cards import CARD_TEXT, PEEK, SLOTS, origin_kept, origin_pool
 
 if TYPE_CHECKING:
     from .rules import RatState
 
 EVENTS_SHOWN = 60
 """How many of the latest events an observation lists."""
+
+
+# --- round results -------------------------------------------------------------------------------
+
+
+class RoundResult(NamedTuple):
+    """One finished round: every row face up, the sums, the winners and the totals after it."""
+
+    round: int
+    dealer: int
+    hands: tuple[int, ...]
+    """Every slot's card after power cards were replaced (slot ``i`` of seat ``s`` at
+    ``s * 4 + i``; ``-1`` for a seat out of the game)."""
+    sums: tuple[int, ...]
+    """Each seat's sum (0 for a seat out of the game)."""
+    winners: tuple[int, ...]
+    knocker: int | None
+    """The seat that knocked, or None (the turn cap ended the round)."""
+    capped: bool
+    """True when the turn cap, not a knock, ended the round."""
+    totals: tuple[int, ...]
+    """Each seat's total after the round."""
+    active: tuple[bool, ...]
+    """Which seats were dealt in."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The round as JSON (rows and sums of seats not dealt in are None)."""
+        players = len(self.sums)
+        return {
+            "round": self.round,
+            "dealer": self.dealer,
+            "hands": [
+                [CARD_TEXT[c] for c in self.hands[s * SLOTS : s * SLOTS + SLOTS]]
+                if self.active[s]
+                else None
+                for s in range(players)
+            ],
+            "sums": [self.sums[s] if self.active[s] else None for s in range(players)],
+            "winners": list(self.winners),
+            "knocker": self.knocker,
+            "capped": self.capped,
+            "totals": list(self.totals),
+        }
 
 
 def rows(state: RatState, row: int) -> list[list[str | None]]:
@@ -276,8 +319,9 @@ def sample_plan(state: RatState, seat: int) -> SamplePlan:
         c = hands[i]
         if c >= 0 and known[base + i] < 0:
             o = origin[i]
-            cards[o >> 1].append(c)
-            (numbers if o & 1 else free)[o >> 1].append(i)
+            pool = origin_pool(o)
+            cards[pool].append(c)
+            (numbers if origin_kept(o) else free)[pool].append(i)
             hidden.append(i)
     held_hidden = state.held >= 0 and not state.held_pub and state.turn != seat
     if held_hidden:
