@@ -24,8 +24,8 @@ from ratgames.core.bots import SeatView, make_bot
 from ratgames.core.errors import SnapshotError
 from ratgames.core.rng import Rng
 from ratgames.games.rats.rules import Rats, RatsState
-from ratgames.games.rats.snapshot import SNAPSHOT_KEYS
 
+SNAPSHOT_KEYS = RatsState._fields.entries if RatsState._fields else ()
 CARD_TEXTS = [ratgames.get_game("rats").card_text(c) for c in range(52)] + ["BJ", "RJ"]
 
 
@@ -160,7 +160,7 @@ def test_a_joker_lead_keeps_the_hand_it_showed() -> None:
     state = table(["BJ RJ", "2C 3C", "4D 5D"], jokers=2)
     play(state, "BJ")
     snap = through_json(state)
-    assert snap["known_hand"][0] == ["RJ"] and snap["suit_led"] == -1
+    assert snap["known_hand"][0] == ["RJ"] and snap["trick"] == [[0, "BJ"]]
     restored = restore(state.game, snap)
     for seat in (1, 2):
         assert restored.sample_consistent(seat, Rng(seat)).hands[0] == state.hands[0]
@@ -248,7 +248,7 @@ def wrong(snap: dict[str, Any], *path: Any, value: Any = None, drop: bool = Fals
     ("path", "value", "message"),
     [
         (("round",), True, "round must be a whole number from 1 to 200, not True"),
-        (("turn",), 3, "turn must be a whole number from 0 to 2, not 3"),
+        (("turn",), 3, "turn must be a seat from 0 to 2, not 3"),
         (("over",), 0, "over must be true or false, not 0"),
         (("hands", 0, 0), "RJ", r"hands\[0\]\[0\]: 'RJ' is not in this deck"),
         (("hands", 0, 0), 52, r"hands\[0\]\[0\] must be a card such as '10H'"),
@@ -258,14 +258,14 @@ def wrong(snap: dict[str, Any], *path: Any, value: Any = None, drop: bool = Fals
         (("trick", 1, 1), "7H 7S", r"trick\[1\]: 7H 7S does not beat the best pair so far"),
         (("trick", 1, 1), "7H 7S 2D", r"trick\[1\]\[1\]: .*is not a combination"),
         (("trick", 1, 0), 2, r"trick\[1\]: play goes round the seats still in, so seat 1"),
-        (("trick_n",), 3, "trick_kind, trick_n, best, best_seat and suit_led describe"),
-        (("best_seat",), 1, "trick_kind, trick_n, best, best_seat and suit_led describe"),
+        (("trick", 0, 0), 1, r"trick\[1\]: play goes round the seats still in, so seat 2"),
         (("history", 0, 4), 1, r"history\[0\]\[4\]: seat 0 won this trick, not 1"),
         (("history", 0, 0), "lead", r"history\[0\] must be \['trick', round, leader"),
         (("history",), [], "history must hold every trick of the round under way"),
         (("won_round", 0), ["2C", "3D", "5S"], "round_seen must be the cards of the tricks won"),
         (("known_hand", 0), ["BJ"], r"known_hand\[0\] must be jokers of hands\[0\] also in"),
-        (("stock_taker",), 2, "stock_taker must be -1 until the first round ends"),
+        (("stock_taker",), 2, "stock_taker must be null until the first round ends"),
+        (("stock_taker",), -1, "stock_taker must be a seat from 0 to 2 or null, not -1"),
         (("n_events",), 3, "n_events must be a whole number from 10 to"),
         (("alive", 2), False, r"out_round\[2\] must be the round seat 2 went out"),
     ],
@@ -292,7 +292,7 @@ def test_missing_unknown_and_foreign_snapshots_are_refused() -> None:
     with pytest.raises(SnapshotError, match="unknown: 'initial_hands', 7"):
         restore(state.game, {**snap, "initial_hands": [], 7: 1})
     # Another table size, another deck.
-    with pytest.raises(SnapshotError, match="alive must be a list of 4 true or false"):
+    with pytest.raises(SnapshotError, match="hands must be a list of 4 lists of cards"):
         restore(rats(4, jokers=1), snap)
     with pytest.raises(SnapshotError, match="'BJ' is not in this deck"):
         restore(rats(3), snap)
@@ -404,3 +404,8 @@ def test_corrupt_snapshots_are_refused_or_play_on(data: st.DataObject) -> None:
             assert sample.observation(s) == state.observation(s)
         state.apply(seat, legal[rng.randbelow(len(legal))])
         assert sorted(state.cards()) == sorted(game.deck())
+
+
+def test_every_slot_of_the_state_is_a_declared_field() -> None:
+    assert RatsState._fields is not None
+    RatsState._fields.check(a_position())

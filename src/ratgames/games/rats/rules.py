@@ -21,6 +21,7 @@ from typing import Any, Final
 from ratgames.cards import SUITS, card_text, is_joker, standard_deck, suit_of
 from ratgames.cards import parse_card as _parse_card
 from ratgames.core.errors import DealError, IllegalAction, InvalidNotation
+from ratgames.core.fields import LIST, Field, Flag, Rows, Seat, StateFields, Whole
 from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shares
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
@@ -186,16 +187,52 @@ class Rats(Game):
             )
         return dealer, hands, stock
 
-    def _restore(self, snapshot: Mapping[str, Any]) -> RatsState:
-        """The position of ``snapshot`` (:meth:`RatsState.snapshot`), checked entry by entry and
-        against the rules: a :class:`SnapshotError` names what is wrong."""
-        return snapshots.restore_state(self, snapshot)
-
 
 class RatsState(State[RatsAction, Rats]):
     """A moment of a game of Rats."""
 
     _observation_parts = views.OBSERVATION_PARTS
+
+    _fields = StateFields(
+        Field("dealer", snap=Seat()),
+        Field("initial_size", snap=Whole(1, lambda game: len(game.deck()) // game.players)),
+        Field("hand_size", snap=Whole(1)),
+        Field("round", snap=Whole(1, lambda game: game.options["max_rounds"])),
+        Field("tricks", snap=Whole(0)),
+        Field("trick_count", snap=Whole(0)),
+        Field("leader", snap=Seat()),
+        Field("turn", snap=Seat()),
+        Field("over", snap=Flag()),
+        Field("cap_fired", snap=Flag()),
+        Field("hand_masks", LIST, Rows(snapshots.CardSet(), what="lists of cards"), "hands"),
+        Field("reserves", LIST, Rows(snapshots.CardSet(), what="lists of cards")),
+        Field("stock", snap=snapshots.CardSet()),
+        Field("stock_taker", snap=Seat(none=True)),
+        Field("known", LIST, Rows(snapshots.CardSet(), what="lists of cards")),
+        Field("known_hand", LIST, Rows(snapshots.CardSet(), what="lists of cards")),
+        Field("won_round", LIST, Rows(snapshots.CardSet(), what="lists of cards")),
+        Field("alive", LIST, Rows(Flag(), what="true or false, one per seat")),
+        Field("out_round", LIST, Rows(Whole(0), what="rounds (0: still in), one per seat")),
+        Field("trick", snap=snapshots.PLAYS),
+        Field("pending", snap=snapshots.CardRow()),
+        Field("seen", snap=snapshots.CardSet()),
+        Field("round_seen", snap=snapshots.CardSet()),
+        Field("n_events", snap=Whole(0)),
+        # Kept out of snapshots: the deal (a sample's origin is forgotten), the history (its
+        # latest notes are the entry "history"), the trick's state (replayed from its plays).
+        Field("initial_hands"),
+        Field("history"),
+        Field("trick_kind"),
+        Field("trick_n"),
+        Field("trick_mask"),
+        Field("best"),
+        Field("best_seat"),
+        Field("suit_led"),
+        extra=("history",),
+    )
+    """The state's fields, declared once: the core derives :meth:`clone`, :meth:`snapshot`
+    (cards in notation, ``trick`` as ``[seat, play]`` pairs with a discard whole, ``pending``
+    the discard under way in the order laid) and the shape checks of :meth:`Rats.restore`."""
 
     __slots__ = (
         "alive",
@@ -307,43 +344,6 @@ class RatsState(State[RatsAction, Rats]):
         return s
 
     # --- the core contract ------------------------------------------------------------------
-
-    def clone(self) -> RatsState:
-        c = RatsState.__new__(RatsState)
-        self._copy_core_to(c)
-        c.dealer = self.dealer
-        c.initial_hands = self.initial_hands
-        c.initial_size = self.initial_size
-        c.hand_size = self.hand_size
-        c.hand_masks = self.hand_masks[:]
-        c.reserves = self.reserves[:]
-        c.stock = self.stock
-        c.stock_taker = self.stock_taker
-        c.known = self.known[:]
-        c.known_hand = self.known_hand[:]
-        c.won_round = self.won_round[:]
-        c.alive = self.alive[:]
-        c.out_round = self.out_round[:]
-        c.round = self.round
-        c.tricks = self.tricks
-        c.trick_count = self.trick_count
-        c.leader = self.leader
-        c.turn = self.turn
-        c.trick = self.trick
-        c.trick_kind = self.trick_kind
-        c.trick_n = self.trick_n
-        c.trick_mask = self.trick_mask
-        c.best = self.best
-        c.best_seat = self.best_seat
-        c.suit_led = self.suit_led
-        c.seen = self.seen
-        c.round_seen = self.round_seen
-        c.history = self.history
-        c.n_events = self.n_events
-        c.over = self.over
-        c.cap_fired = self.cap_fired
-        c.pending = self.pending
-        return c
 
     @property
     def hands(self) -> list[tuple[int, ...]]:
@@ -749,9 +749,11 @@ class RatsState(State[RatsAction, Rats]):
         """A state that agrees with all ``seat`` knows (:func:`views.sample_consistent`)."""
         return views.sample_consistent(self, seat, rng)
 
-    def snapshot(self) -> dict[str, JSON]:
-        """The position, hidden cards included (:func:`.snapshot.snapshot`)."""
-        return snapshots.snapshot(self)
+    def _snapshot_extra(self) -> dict[str, JSON]:
+        return {"history": snapshots.history_entry(self)}
+
+    def _restored(self, snapshot: Mapping[str, Any]) -> None:
+        snapshots.restored(self, snapshot)
 
     def cards(self) -> list[int]:
         out: list[int] = []
@@ -776,3 +778,6 @@ class RatsState(State[RatsAction, Rats]):
 
 _ACES: Final = sum(1 << (12 * 4 + suit) for suit in range(4))
 _KINGS: Final = sum(1 << (11 * 4 + suit) for suit in range(4))
+
+
+Rats.state_class = RatsState

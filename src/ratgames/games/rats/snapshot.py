@@ -1,5 +1,8 @@
-"""A position of Rats as a snapshot (JSON, hidden cards included) and back: what a snapshot
-holds, and the checks that a snapshot read back is a position the rules can reach.
+"""A position of Rats as a snapshot and back: the codecs of the fields a snapshot writes in its
+own way (sets of cards, the plays of the trick), the history it keeps (the notes observations
+still show), and what ties the fields read back together (:func:`restored`): every card once,
+who is in, what is known, the trick under way and the history replayed through the rules.  The
+state declares its fields once (:attr:`RatsState._fields`); the core reads each of them.
 """
 
 from __future__ import annotations
@@ -9,9 +12,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ratgames.cards import is_joker, suit_of
 from ratgames.core.errors import IllegalAction, SnapshotError
-from ratgames.core.game import JSON, Chance
-from ratgames.core.snapshots import entries as _entries
-from ratgames.core.snapshots import flag as _flag
+from ratgames.core.fields import Codec, Custom
+from ratgames.core.game import JSON
 from ratgames.core.snapshots import items as _items
 from ratgames.core.snapshots import short as _short
 from ratgames.core.snapshots import whole as _whole
@@ -19,7 +21,6 @@ from ratgames.core.snapshots import whole as _whole
 from .action import (
     CARD_TEXT,
     DISCARD,
-    RUN,
     SINGLE,
     RatsAction,
     action_text,
@@ -35,56 +36,14 @@ if TYPE_CHECKING:
     from .rules import Rats, RatsState
 
 
-def snapshot(s: RatsState) -> dict[str, JSON]:
-    """The position, hidden cards included, cards in notation (``10H``, ``BJ``): what
-    :meth:`Rats.restore` reads back.  Not its origin: no seed, log or initial deal.
-
-    ``trick`` and the plays of ``history`` are ``[seat, play]`` with the play's notation (a
-    discard whole); ``pending`` is the discard under way, in the order laid.  ``history``
-    holds the notes of the game's history, oldest first, that the observations still show
-    (the latest events and every trick of the round under way)::
+def history_entry(s: RatsState) -> JSON:
+    """The snapshot's ``history``: the notes of the game's history, oldest first, that the
+    observations still show (the latest events and every trick of the round under way)::
 
         ["trick", round, leader, [[seat, play], ...], winner]
         ["round", round, stock_to (-1: none), [seats out], next hand size (0: game over)]
-
-    ``trick_kind`` (-1 with no trick, else 0 single, 1 set, 2 run), ``trick_n`` (0 with no
-    trick), ``best`` (-1 with no trick, else the rank or the run's ``top * 4 + suit``),
-    ``best_seat`` and ``suit_led`` (-1, or 0-3 for C D H S) describe the trick under way.
     """
-    trick = s.trick
-    return {
-        "dealer": s.dealer,
-        "initial_size": s.initial_size,
-        "hand_size": s.hand_size,
-        "round": s.round,
-        "tricks": s.tricks,
-        "trick_count": s.trick_count,
-        "leader": s.leader,
-        "turn": s.turn,
-        "over": s.over,
-        "cap_fired": s.cap_fired,
-        "hands": [texts(cards_of(m)) for m in s.hand_masks],
-        "reserves": [texts(cards_of(r)) for r in s.reserves],
-        "stock": texts(cards_of(s.stock)),
-        "stock_taker": s.stock_taker,
-        "known": [texts(cards_of(k)) for k in s.known],
-        "known_hand": [texts(cards_of(k)) for k in s.known_hand],
-        "won_round": [texts(cards_of(k)) for k in s.won_round],
-        "alive": list(s.alive),
-        "out_round": list(s.out_round),
-        "trick": _plays_json(trick),
-        "trick_kind": s.trick_kind,
-        # What the last trick left behind is no part of the position.
-        "trick_n": s.trick_n if trick else 0,
-        "best": s.best if trick else -1,
-        "best_seat": s.best_seat,
-        "suit_led": s.suit_led,
-        "pending": texts(s.pending),
-        "seen": texts(cards_of(s.seen)),
-        "round_seen": texts(cards_of(s.round_seen)),
-        "history": [_note_json(note) for note in reversed(_kept_notes(s))],
-        "n_events": s.n_events,
-    }
+    return [_note_json(note) for note in reversed(_kept_notes(s))]
 
 
 def _kept_notes(s: RatsState) -> list[Note]:
@@ -122,39 +81,6 @@ def _note_json(note: Note) -> list[JSON]:
 
 # --- positions restored from snapshots (Rats.restore) ------------------------------------------
 
-SNAPSHOT_KEYS = (
-    "dealer",
-    "initial_size",
-    "hand_size",
-    "round",
-    "tricks",
-    "trick_count",
-    "leader",
-    "turn",
-    "over",
-    "cap_fired",
-    "hands",
-    "reserves",
-    "stock",
-    "stock_taker",
-    "known",
-    "known_hand",
-    "won_round",
-    "alive",
-    "out_round",
-    "trick",
-    "trick_kind",
-    "trick_n",
-    "best",
-    "best_seat",
-    "suit_led",
-    "pending",
-    "seen",
-    "round_seen",
-    "history",
-    "n_events",
-)
-"""The entries of a snapshot (:meth:`RatsState.snapshot`), in order."""
 
 _JOKER_MASK: Final = 3 << 52
 _CARD_EXAMPLE = "a card such as '10H', 'QS' or 'BJ'"
@@ -328,58 +254,83 @@ def _texts_of(mask: int) -> str:
     return " ".join(texts(cards_of(mask))) or "none"
 
 
-def restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
-    """The state of a snapshot, every entry checked (see :meth:`Rats._restore`)."""
-    from .rules import RatsState
+class CardSet(Codec):
+    """A set of cards of the game's deck, kept as a bit mask and written as the cards' notation
+    in card order; read back, each a card of this deck named once."""
 
-    _entries(snap, SNAPSHOT_KEYS, "a Rats snapshot")
+    def write(self, value: Any) -> JSON:
+        return texts(cards_of(value))
+
+    def read(self, value: object, entry: str, game: Any) -> Any:
+        return mask_of(_card_list(game, value, entry))
+
+
+class CardRow(Codec):
+    """Cards of the game's deck in the order laid (a discard under way), kept as a tuple."""
+
+    def write(self, value: Any) -> JSON:
+        return texts(value)
+
+    def read(self, value: object, entry: str, game: Any) -> Any:
+        return tuple(_card_list(game, value, entry))
+
+
+def _write_plays(plays: Any) -> JSON:
+    return _plays_json(plays)
+
+
+def _read_plays(value: object, entry: str, game: Any) -> Any:
+    return tuple(_plays(game, value, entry))
+
+
+PLAYS: Final = Custom(_write_plays, _read_plays)
+"""The plays of the trick under way, ``[seat, play]`` with the play's notation."""
+
+
+def restored(s: RatsState, snap: Mapping[str, Any]) -> None:
+    """Checks that ``s``, whose fields were read from ``snap`` (each of the right shape), is a
+    position the rules can reach, and sets what a snapshot does not hold: the history, the state
+    of the trick under way (replayed through the rules) and its cards (see
+    :meth:`Rats.restore`)."""
+    game = s.game
     n = game.players
     deck = game.deck()
     max_rounds: int = game.options["max_rounds"]
-
-    # --- each entry on its own ----------------------------------------------------------------
-    dealer = _whole(snap["dealer"], "dealer", 0, n - 1)
-    initial_size = _whole(snap["initial_size"], "initial_size", 1, len(deck) // n)
-    rnd = _whole(snap["round"], "round", 1, max_rounds)
-    hand_size = _whole(snap["hand_size"], "hand_size", 1, initial_size)
+    rnd = s.round
+    initial_size = s.initial_size
+    hand_size = s.hand_size
+    if hand_size > initial_size:
+        raise SnapshotError(
+            f"hand_size must be at most initial_size ({initial_size}), not {hand_size}"
+        )
     if rnd == 1 and hand_size != initial_size:
         raise SnapshotError(
             f"hand_size must be initial_size ({initial_size}) in the first round, not {hand_size}"
         )
-    over = _flag(snap["over"], "over")
-    cap_fired = _flag(snap["cap_fired"], "cap_fired")
-    trick_count = _whole(snap["trick_count"], "trick_count", 0, hand_size)
-    tricks = _whole(
-        snap["tricks"], "tricks", trick_count + rnd - 1, trick_count + (rnd - 1) * initial_size
-    )
-    leader = _whole(snap["leader"], "leader", 0, n - 1)
-    turn = _whole(snap["turn"], "turn", 0, n - 1)
-    stock_taker = _whole(snap["stock_taker"], "stock_taker", -1, n - 1)
-    alive = [
-        _flag(v, f"alive[{p}]")
-        for p, v in enumerate(_items(snap["alive"], "alive", "true or false, one per seat", n))
-    ]
-    out_round = [
-        _whole(v, f"out_round[{p}]", 0, rnd)
-        for p, v in enumerate(
-            _items(snap["out_round"], "out_round", "rounds (0: still in), one per seat", n)
+    over = s.over
+    cap_fired = s.cap_fired
+    trick_count = s.trick_count
+    if trick_count > hand_size:
+        raise SnapshotError(
+            f"trick_count must be at most hand_size ({hand_size}), not {trick_count}"
         )
-    ]
-    hands = _seat_cards(game, snap["hands"], "hands")
-    reserves = _seat_cards(game, snap["reserves"], "reserves")
-    stock = _card_list(game, snap["stock"], "stock")
-    known = [mask_of(k) for k in _seat_cards(game, snap["known"], "known")]
-    known_hand = [mask_of(k) for k in _seat_cards(game, snap["known_hand"], "known_hand")]
-    won_round = [mask_of(k) for k in _seat_cards(game, snap["won_round"], "won_round")]
-    trick = _plays(game, snap["trick"], "trick")
-    trick_kind = _whole(snap["trick_kind"], "trick_kind", -1, RUN)
-    trick_n = _whole(snap["trick_n"], "trick_n", 0, 13)
-    best = _whole(snap["best"], "best", -1, 51)
-    best_seat = _whole(snap["best_seat"], "best_seat", -1, n - 1)
-    suit_led = _whole(snap["suit_led"], "suit_led", -1, 3)
-    pending = _card_list(game, snap["pending"], "pending")
-    seen = mask_of(_card_list(game, snap["seen"], "seen"))
-    round_seen = mask_of(_card_list(game, snap["round_seen"], "round_seen"))
+    tricks = s.tricks
+    low, high = trick_count + rnd - 1, trick_count + (rnd - 1) * initial_size
+    if not low <= tricks <= high:
+        raise SnapshotError(f"tricks must be a whole number from {low} to {high}, not {tricks}")
+    dealer, leader, turn, stock_taker = s.dealer, s.leader, s.turn, s.stock_taker
+    alive, out_round = s.alive, s.out_round
+    for p in range(n):
+        if out_round[p] > rnd:
+            raise SnapshotError(f"out_round[{p}] must be a round up to {rnd}, not {out_round[p]}")
+    hand_m, res_m, stock_m = s.hand_masks, s.reserves, s.stock
+    hands = [cards_of(m) for m in hand_m]
+    reserves = [cards_of(m) for m in res_m]
+    stock = cards_of(stock_m)
+    known, known_hand, won_round = s.known, s.known_hand, s.won_round
+    trick = list(s.trick)
+    pending = list(s.pending)
+    seen, round_seen = s.seen, s.round_seen
     history = [
         _read_note(game, v, f"history[{i}]", rnd, initial_size)
         for i, v in enumerate(_items(snap["history"], "history", "notes of tricks and rounds"))
@@ -478,7 +429,7 @@ def restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
                 f"of {initial_size}) until the first round ends, not {len(stock)}"
             )
         if stock_taker != -1:
-            raise SnapshotError("stock_taker must be -1 until the first round ends")
+            raise SnapshotError("stock_taker must be null until the first round ends")
         for p in range(n):
             if res_m[p] != won_round[p]:
                 raise SnapshotError(
@@ -491,7 +442,7 @@ def restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
         if (stock_taker == -1) != (undealt == 0):
             raise SnapshotError(
                 f"stock_taker must be the seat that took the {undealt} card(s) of the stock "
-                "(-1 when there were none)"
+                "(null when there were none)"
             )
 
     # --- the trick under way and the hands --------------------------------------------------
@@ -550,18 +501,6 @@ def restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
                 f"hands[{p}] must hold {want - (len(pending) if p == turn else 0)} card(s): "
                 f"every seat still in holds {h} at the start of the trick and lays {n_d} to it"
             )
-    if (trick_kind, trick_n, best, best_seat, suit_led) != (
-        kind_d,
-        n_d,
-        best_d,
-        best_seat_d,
-        suit_d,
-    ):
-        raise SnapshotError(
-            "trick_kind, trick_n, best, best_seat and suit_led describe the trick under way: "
-            f"{kind_d}, {n_d}, {best_d}, {best_seat_d}, {suit_d} for this one, not {trick_kind}, "
-            f"{trick_n}, {best}, {best_seat}, {suit_led}"
-        )
 
     # --- the history ----------------------------------------------------------------------
     events = len(trick)
@@ -690,38 +629,20 @@ def restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
             f"hand_size must be {laid + h}: this round's tricks (history) took {laid} card(s) "
             f"from each hand, which holds {h} at the start of the trick under way"
         )
-    n_events = _whole(snap["n_events"], "n_events", events, tricks * (n + 1) + rnd + len(trick))
+    top = tricks * (n + 1) + rnd + len(trick)
+    if not events <= s.n_events <= top:
+        raise SnapshotError(
+            f"n_events must be a whole number from {events} to {top}, not {s.n_events}"
+        )
 
-    # --- the state ------------------------------------------------------------------------
-    s = RatsState.__new__(RatsState)
-    s._init_core(game, Chance(0))
-    s.dealer = dealer
+    # --- what the snapshot does not hold ------------------------------------------------------
     s.initial_hands = ()
-    s.initial_size = initial_size
-    s.hand_size = hand_size
-    s.hand_masks = hand_m
-    s.reserves = res_m
-    s.stock = stock_m
-    s.stock_taker = stock_taker
-    s.known = known
-    s.known_hand = known_hand
-    s.won_round = won_round
-    s.alive = alive
-    s.out_round = out_round
-    s.round = rnd
-    s.tricks = tricks
-    s.trick_count = trick_count
-    s.leader = leader
-    s.turn = turn
-    s.trick = tuple(trick)
     s.trick_kind = kind_d
     s.trick_n = n_d
     s.trick_mask = mask_of(trick_cards) | mask_of(pending)
     s.best = best_d
     s.best_seat = best_seat_d
     s.suit_led = suit_d
-    s.seen = seen
-    s.round_seen = round_seen
     chain: Note | None = None
     for note in history:
         if isinstance(note, TrickNote):
@@ -729,8 +650,3 @@ def restore_state(game: Rats, snap: Mapping[str, Any]) -> RatsState:
         else:
             chain = RoundNote(note.round, note.stock_to, note.out, note.size, chain)
     s.history = chain
-    s.n_events = n_events
-    s.over = over
-    s.cap_fired = cap_fired
-    s.pending = tuple(pending)
-    return s
