@@ -98,3 +98,21 @@ AS_FACES: Final = bytes(CHANCES[card_of(e)] if card_of(e) < 54 else 0 for e in r
 """``bytes(stack).translate(AS_FACES)``: a stack's cards as the chances they give."""
 STACK_SEP: Final = b"\xff"
 """What separates the stacks in a position's key."""
+
+
+def king_and_queen(a: int, b: int) -> bool:
+    """True if the ranks ``a`` and ``b`` are a king and a queen, in either order."""
+    return (a == _cards.KING and b == _cards.QUEEN) or (a == _cards.QUEEN and b == _cards.KING)
+
+
+def in_a_run(ranks: list[int]) -> bool:
+    """True if ``ranks`` (for matching, :data:`MATCH_RANK`) go up or down one by one, an ace high
+    (J-Q-K-A) or low (A-2-3-4), with no wrapping round and no joker."""
+    if JOKER_RANK in ranks:
+        return False
+    for low_ace in (False, True):
+        rs = [-1 if (low_ace and r == _cards.ACE) else r for r in ranks]
+        d = rs[1] - rs[0]
+        if d in (1, -1) and all(rs[i + 1] - rs[i] == d for i in range(len(rs) - 1)):
+            return True
+    return False

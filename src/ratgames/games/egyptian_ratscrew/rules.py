@@ -29,7 +29,7 @@ With the option ``slaps`` off nobody slaps: the game is Beggar-my-neighbour, and
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from ratgames import cards as _cards
 from ratgames.core.errors import InvalidNotation, OptionError
@@ -47,7 +47,6 @@ from ratgames.core.fields import (
     Whole,
 )
 from ratgames.core.game import JSON, Chance, Game, Outcome, State
-from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
 from . import snapshot, views
@@ -75,11 +74,12 @@ from .cards import (
     TENS_VALUE,
     TEXT,
     card_of,
+    in_a_run,
+    king_and_queen,
     known,
 )
 from .dealing import face_deal, read_deal, shuffled_deal
 from .events import (
-    EVENTS_SHOWN,
     BadSlap,
     Claimed,
     Collected,
@@ -111,7 +111,7 @@ from .phases import (
     TOP_BOTTOM,
     WAITING,
 )
-from .text import RULES_TEXT
+from .text import OPTIONS, RULES_TEXT
 
 __all__ = ["MIN_REACTION", "EgyptianRatscrew", "RatscrewAction", "RatscrewState", "face_deal"]
 
@@ -122,36 +122,6 @@ against the pile that was on the table at least this long before it (bots and pe
 LOG_KEPT = 1024
 """The event log (the core's) is cut back to its latest :data:`EVENTS_SHOWN` events, all that
 views and snapshots show, once it holds this many: memory stays bounded in a long game."""
-
-
-class SlapRules(NamedTuple):
-    """Which of the optional slap rules are on (doubles always are)."""
-
-    sandwich: bool
-    top_bottom: bool
-    tens: bool
-    marriage: bool
-    divorce: bool
-    run: bool
-    joker: bool
-
-
-def _is_kq(a: int, b: int) -> bool:
-    return (a == _cards.KING and b == _cards.QUEEN) or (a == _cards.QUEEN and b == _cards.KING)
-
-
-def _is_run(ranks: list[int]) -> bool:
-    if 13 in ranks:
-        return False
-    for low_ace in (False, True):
-        rs = [-1 if (low_ace and r == _cards.ACE) else r for r in ranks]
-        d = rs[1] - rs[0]
-        if d in (1, -1) and all(rs[i + 1] - rs[i] == d for i in range(len(rs) - 1)):
-            return True
-    return False
-
-
-_FACE_LETTERS = {"J": _cards.JACK, "Q": _cards.QUEEN, "K": _cards.KING, "A": _cards.ACE}
 
 
 class EgyptianRatscrew(Game):
@@ -166,45 +136,7 @@ class EgyptianRatscrew(Game):
     real_time = True
     points_label = "cards"
     length_unit = "cards played"
-    option_specs = (
-        Option("sandwich", True, "Two cards of a rank with one card between them can be slapped."),
-        Option(
-            "top_bottom", False, "The top card matching the bottom face-up card can be slapped."
-        ),
-        Option("tens", False, "Two consecutive cards adding up to 10 (ace = 1) can be slapped."),
-        Option("marriage", False, "A king and a queen next to each other can be slapped."),
-        Option("divorce", False, "A king and a queen with one card between can be slapped."),
-        Option("run", False, "Four cards in rank order, up or down, can be slapped."),
-        Option("joker", False, "A joker on top can be slapped (needs jokers in the deck)."),
-        Option("jokers", 0, "Jokers added to the 52 cards.", minimum=0, maximum=2),
-        Option(
-            "burn",
-            1,
-            "Cards a bad slap costs (from the top of the slapper's stack).",
-            minimum=0,
-            maximum=3,
-        ),
-        Option("slap_in", True, "A player without cards stays in and may slap back in."),
-        Option(
-            "newcomers",
-            0,
-            "Seats (the last ones) not dealt in, who may join by slapping in.",
-            minimum=0,
-            maximum=6,
-        ),
-        Option(
-            "slaps",
-            True,
-            "Players may slap the pile; false: nobody slaps (the game is Beggar-my-neighbour).",
-        ),
-        Option(
-            "max_cards",
-            100_000,
-            "Safety cap: the game stops after this many cards played.",
-            minimum=50,
-            maximum=10_000_000,
-        ),
-    )
+    option_specs = OPTIONS
     variants = (
         {},
         {
@@ -224,25 +156,14 @@ class EgyptianRatscrew(Game):
     def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None):
         super().__init__(players, options)
         o = self.options
-        self.rules_on = SlapRules(
-            bool(o["sandwich"]),
-            bool(o["top_bottom"]),
-            bool(o["tens"]),
-            bool(o["marriage"]),
-            bool(o["divorce"]),
-            bool(o["run"]),
-            bool(o["joker"]),
-        )
-        # The same flags as attributes of their own, which the compiled build reads at once (a
-        # card played asks several of them).
-        on = self.rules_on
-        self.sandwich: bool = on.sandwich
-        self.top_bottom: bool = on.top_bottom
-        self.tens: bool = on.tens
-        self.marriage: bool = on.marriage
-        self.divorce: bool = on.divorce
-        self.run: bool = on.run
-        self.joker: bool = on.joker
+        # Which of the optional slap rules are on (doubles always are).
+        self.sandwich: bool = o["sandwich"]
+        self.top_bottom: bool = o["top_bottom"]
+        self.tens: bool = o["tens"]
+        self.marriage: bool = o["marriage"]
+        self.divorce: bool = o["divorce"]
+        self.run: bool = o["run"]
+        self.joker: bool = o["joker"]
         self.burn: int = o["burn"]
         self.slap_in: bool = o["slap_in"]
         self.newcomers: int = o["newcomers"]
@@ -601,14 +522,14 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
                 return SANDWICH
         if g.tens and TENS_VALUE[top] + TENS_VALUE[p[-2]] == 10:
             return TENS
-        if g.marriage and _is_kq(a, b):
+        if g.marriage and king_and_queen(a, b):
             return MARRIAGE
         if n >= 3:
-            if g.divorce and _is_kq(a, MATCH_RANK[p[-3]]):
+            if g.divorce and king_and_queen(a, MATCH_RANK[p[-3]]):
                 return DIVORCE
             if g.top_bottom and MATCH_RANK[p[0]] == a:
                 return TOP_BOTTOM
-            if g.run and n >= 4 and _is_run([MATCH_RANK[x] for x in p[-4:]]):
+            if g.run and n >= 4 and in_a_run([MATCH_RANK[x] for x in p[-4:]]):
                 return RUN
         return 0
 
@@ -632,26 +553,16 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
     def _trim_log(self) -> None:
         """Cut the core's event log back to its latest :data:`EVENTS_SHOWN` events (all that
         views and snapshots show); copies keep the log they share."""
-        kept = self._recent()
+        kept = views.recent(self)
         chain: tuple[Any, ...] | None = None
         for item in kept:
             chain = (item, chain)
         self._event_log = chain
         self.log_from = self._event_count - len(kept)
 
-    def _recent(self) -> list[tuple[type, tuple[Any, ...]]]:
-        """The latest events (at most ``EVENTS_SHOWN``) as ``(class, fields)``, oldest first."""
-        out: list[tuple[type, tuple[Any, ...]]] = []
-        node = self._event_log
-        while node is not None and len(out) < EVENTS_SHOWN:
-            out.append(node[0])
-            node = node[1]
-        out.reverse()
-        return out
-
     def recent_events(self) -> list[Event]:
         """The latest public events (at most ``EVENTS_SHOWN``), oldest first."""
-        return [kind(*fields) for kind, fields in self._recent()]
+        return [kind(*fields) for kind, fields in views.recent(self)]
 
     # --- applying ---------------------------------------------------------------------------------
 

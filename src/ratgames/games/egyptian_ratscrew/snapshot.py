@@ -218,9 +218,7 @@ def _read_event(
         elif what == "burned":
             out.append(_whole(field_value, where, 0, game.burn))
         elif what == "rule":
-            rules = [RULE_NAMES[DOUBLES]] + [
-                r for r, on in zip(RULE_NAMES[2:], game.rules_on, strict=False) if on
-            ]
+            rules = [RULE_NAMES[DOUBLES]] + [r for r in RULE_NAMES[2:] if getattr(game, r)]
             if field_value not in rules:
                 raise SnapshotError(
                     f"{where} is a slap rule of this game ({', '.join(rules)}), not "

@@ -1,6 +1,49 @@
 """The rules of Egyptian Ratscrew as players read them (``ratgames rules egyptian-ratscrew``, or
-``?`` in a game): the Markdown that :meth:`EgyptianRatscrew.rules` gives, with every option and
-its default."""
+``?`` in a game): the options with their help (:data:`OPTIONS`) and the Markdown that
+:meth:`EgyptianRatscrew.rules` gives (:data:`RULES_TEXT`), with every option and its default."""
+
+from __future__ import annotations
+
+from ratgames.core.options import Option
+
+OPTIONS = (
+    Option("sandwich", True, "Two cards of a rank with one card between them can be slapped."),
+    Option("top_bottom", False, "The top card matching the bottom face-up card can be slapped."),
+    Option("tens", False, "Two consecutive cards adding up to 10 (ace = 1) can be slapped."),
+    Option("marriage", False, "A king and a queen next to each other can be slapped."),
+    Option("divorce", False, "A king and a queen with one card between can be slapped."),
+    Option("run", False, "Four cards in rank order, up or down, can be slapped."),
+    Option("joker", False, "A joker on top can be slapped (needs jokers in the deck)."),
+    Option("jokers", 0, "Jokers added to the 52 cards.", minimum=0, maximum=2),
+    Option(
+        "burn",
+        1,
+        "Cards a bad slap costs (from the top of the slapper's stack).",
+        minimum=0,
+        maximum=3,
+    ),
+    Option("slap_in", True, "A player without cards stays in and may slap back in."),
+    Option(
+        "newcomers",
+        0,
+        "Seats (the last ones) not dealt in, who may join by slapping in.",
+        minimum=0,
+        maximum=6,
+    ),
+    Option(
+        "slaps",
+        True,
+        "Players may slap the pile; false: nobody slaps (the game is Beggar-my-neighbour).",
+    ),
+    Option(
+        "max_cards",
+        100_000,
+        "Safety cap: the game stops after this many cards played.",
+        minimum=50,
+        maximum=10_000_000,
+    ),
+)
+"""The options, each with its default and the words that say what it does."""
 
 RULES_TEXT = """\
 # Egyptian Ratscrew

@@ -69,6 +69,17 @@ def table_view(state: RatscrewState, events: bool) -> dict[str, JSON]:
     }
 
 
+def recent(state: RatscrewState) -> list[tuple[type, tuple[Any, ...]]]:
+    """The latest events (at most :data:`EVENTS_SHOWN`) as ``(class, fields)``, oldest first."""
+    out: list[tuple[type, tuple[Any, ...]]] = []
+    node = state._event_log
+    while node is not None and len(out) < EVENTS_SHOWN:
+        out.append(node[0])
+        node = node[1]
+    out.reverse()
+    return out
+
+
 def events_json(state: RatscrewState) -> list[dict[str, JSON]]:
     """The latest events (at most :data:`EVENTS_SHOWN`) as JSON, oldest first: each event's
     JSON is built once and kept with the log's newest node it was built for (``ev_json``), then
