@@ -14,17 +14,26 @@ from .test_accessibility import no_overflow, open_table, serious_violations
 
 WATCH_MOVES = """() => {
   window.__moved = [];
+  const slid = new Set();
   new MutationObserver((records) => {
     for (const r of records) {
+      // A slide sets the card's transform and lets it go at once: the old value shows it.
       const el = r.target;
-      if (el.classList && el.classList.contains('card') && /translate\\(/.test(el.style.transform))
+      const moved = /translate\\(/.test((r.oldValue || '') + el.style.transform);
+      const card = el.classList && el.classList.contains('card') && !el.classList.contains('ghost');
+      if (card && moved && !slid.has(el)) {
         window.__moved.push(el.dataset.card || 'face-down');
+        slid.add(el);
+      }
     }
-  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['style'] });
+  }).observe(document.body, {
+    subtree: true, attributes: true, attributeFilter: ['style'], attributeOldValue: true,
+  });
   new MutationObserver((records) => {
     for (const r of records)
       for (const n of r.addedNodes)
-        if (n.classList && n.classList.contains('ghost')) window.__moved.push('ghost');
+        if (n.classList && n.classList.contains('ghost'))
+          window.__moved.push(n.dataset.flying || 'ghost');
   }).observe(document.body, { childList: true });
 }"""
 
@@ -54,6 +63,11 @@ def play_a_hint_or_discard(page: Page) -> list[str]:
     page.keyboard.press("p" if chips.count() else "x")
     page.wait_for_function(
         "(s) => document.querySelector('[data-testid=board]').dataset.seq !== s", arg=seq
+    )
+    # A discard goes one card at a time: wait until all of them have left the hand.
+    page.wait_for_function(
+        "(cards) => cards.every((c) => !document.querySelector(`.hand [data-card='${c}']`))",
+        arg=chosen,
     )
     return list(chosen)
 
@@ -90,9 +104,9 @@ def test_a_card_played_moves_there_unless_motion_is_reduced(server: Server, brow
     assert played
     wait_for_hand(page)  # the bots have played meanwhile
     moved = page.evaluate("() => window.__moved")
-    # Your cards slid from your hand to the trick (the bots' from their places), or, when
-    # they ended the trick, flew with it to its winner.
-    assert set(played) & set(moved) or "ghost" in moved, (played, moved)
+    # Your cards slid from your hand to the trick (the bots' from their places), or flew on
+    # with the trick they ended to its winner.
+    assert set(played) & set(moved), (played, moved)
     page.emulate_media(reduced_motion="reduce")
     page.evaluate("() => { window.__moved = []; }")
     play_a_hint_or_discard(page)
@@ -159,9 +173,8 @@ def test_bots_are_named_as_bots(server: Server, browser: Browser):
     players = page.locator(".players li")
     expect(players.nth(1)).to_contain_text("Normal bot (seat 2)")
     expect(players.nth(2)).to_contain_text("Normal bot (seat 3)")
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and page.locator(".log li").count() < 2:
-        time.sleep(0.1)
+    play_a_hint_or_discard(page)
+    wait_for_hand(page)  # the bots have moved since
     log = page.get_by_test_id("log").inner_text()
     assert "Normal bot" in log and "Seat 2" not in log and "Seat 3" not in log, log
     assert "(bot)" not in page.locator("main").inner_text()

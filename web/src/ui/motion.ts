@@ -80,8 +80,9 @@ function slide(el: HTMLElement, from: Box): void {
   el.getBoundingClientRect(); // the start is laid out before the transition begins
   el.style.transition = `transform ${MOVE_MS}ms ${EASE}`;
   el.style.transform = "";
+  // The card's entrance animation stays off: put back, it would play again afterwards.
   const done = () => {
-    el.style.transition = el.style.zIndex = el.style.animation = "";
+    el.style.transition = el.style.zIndex = "";
     el.removeEventListener("transitionend", done);
   };
   el.addEventListener("transitionend", done);
@@ -113,7 +114,7 @@ export function flyAway(keys: readonly string[], to: string, delayStep = 30): vo
   keys.forEach((key, i) => {
     const mark = seen.get(key);
     if (!mark || mark.el.isConnected || !recentlyGone(mark)) return;
-    fly(mark.el, mark, end, i * delayStep);
+    fly(mark.el, mark, end, i * delayStep, true, key);
   });
 }
 
@@ -126,7 +127,7 @@ export function flyBetween(fromId: string, to: string): void {
   fly(a, pageBox(a), pageBox(b), 0, false);
 }
 
-function fly(el: Element, from: Box, to: Box, delay: number, fade = true): void {
+function fly(el: Element, from: Box, to: Box, delay: number, fade = true, key?: string): void {
   const dx = to.x + to.w / 2 - (from.x + from.w / 2);
   const dy = to.y + to.h / 2 - (from.y + from.h / 2);
   if (Math.abs(dx) > FAR || Math.abs(dy) > FAR) return;
@@ -134,6 +135,7 @@ function fly(el: Element, from: Box, to: Box, delay: number, fade = true): void 
   const kept = (el.getAttribute("class") ?? "").split(/\s+/).filter((c) => /^(card|sm|md|lg|up|down|ink-.+)$/.test(c));
   ghost.className = ["card", ...kept, "ghost"].join(" ");
   ghost.setAttribute("aria-hidden", "true");
+  if (key) ghost.dataset.flying = key;
   const art = el.querySelector("svg.art");
   if (art) ghost.appendChild(art.cloneNode(true));
   Object.assign(ghost.style, {
