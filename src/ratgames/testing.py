@@ -3,9 +3,14 @@
 High Card: each player holds two of the cards 0-9; a turn plays one face up and draws from the
 pile; after ``turns`` turns the highest total of played cards wins.  An empty draw pile is
 refilled by reshuffling the played cards (a recorded chance event).  Register it to use it by
-name::
+name, with its parts (:data:`PARTS`: the text picture and event sentences from this module, the
+research encoder and deal plan from :mod:`ratgames.testing_rl`)::
 
-    register_game(HighCard.id, HighCard)
+    register_high_card()  # register_game(HighCard.id, HighCard, parts=PARTS)
+
+It is the worked example of ``docs/adding-a-game.md``: everything a built-in game gets (a server
+table, the browser's generic table, an encoder for the research environments) it gets from these
+two modules alone.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from .core import (
     snapshots,
 )
 from .core.events import CARD, Event, event_json
+from .core.registry import GameParts, register_game
 
 
 class HighCard(Game):
@@ -102,12 +108,38 @@ class HighCard(Game):
         return str(card)
 
     def describe_event(self, event: Mapping[str, Any], viewer: int | None = None) -> str:
-        who = "You" if event["seat"] == viewer else self.seat_name(event["seat"])
-        return f"{who} played {event['card']}"
+        return describe_event(self, event, viewer)
+
+    def action_space(self) -> list[Play]:
+        return list(_PLAYS)
 
 
 _DIGITS = frozenset("0123456789")
 _CARD_TEXTS = tuple("0123456789")
+
+
+def describe_event(game: Game, event: Mapping[str, Any], viewer: int | None = None) -> str:
+    """One event of High Card as a sentence (the game's ``render`` part)."""
+    who = "You" if event["seat"] == viewer else game.seat_name(event["seat"])
+    return f"{who} played {event['card']}"
+
+
+def render(game: Game, view: Mapping[str, Any]) -> str:
+    """The text picture of an observation or a spectator view (the game's ``render`` part).
+
+    >>> state = HighCard().new_state(seed=1)
+    >>> print(render(state.game, state.observation(0)))
+    Seat 1 to play, 6 cards in the pile
+    Seat 1 played: -
+    Seat 2 played: -
+    Your hand: 0 2
+    """
+    lines = [f"{game.seat_name(view['turn'])} to play, {view['pile']} cards in the pile"]
+    for seat, played in enumerate(view["played"]):
+        lines.append(f"{game.seat_name(seat)} played: {' '.join(map(str, played)) or '-'}")
+    if "hand" in view:
+        lines.append(f"Your hand: {' '.join(map(str, view['hand']))}")
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +156,9 @@ class Play(tuple[int]):
 
     def __new__(cls, card: int) -> Play:
         return super().__new__(cls, (card,))
+
+    def __getnewargs__(self) -> tuple[int]:
+        return (self[0],)  # pickles as Play(card), not Play((card,))
 
     def __str__(self) -> str:
         return f"play {self[0]}"
@@ -205,7 +240,7 @@ class HighCardState(State[Play]):
         view = self.spectator_view()
         if not events:
             view["events"] = []
-        return {"hand": sorted(self.hands[seat]), **view}
+        return {"seat": seat, "hand": sorted(self.hands[seat]), **view}
 
     def spectator_view(self) -> dict[str, Any]:
         return {
@@ -250,6 +285,20 @@ class HighCardState(State[Play]):
 
 
 HighCard.state_class = HighCardState
+_PLAYS = tuple(Play(c) for c in range(10))
+
+PARTS = GameParts(
+    render="ratgames.testing",
+    encoder="ratgames.testing_rl:HighCardEncoder",
+    deal_plan="ratgames.testing_rl:HighCardDealPlan",
+)
+"""High Card's parts: its text picture and sentences here, its encoder and deal plan in
+:mod:`ratgames.testing_rl` (imported only when asked for: it needs numpy)."""
+
+
+def register_high_card() -> None:
+    """Register High Card under its id with its parts (:data:`PARTS`)."""
+    register_game(HighCard.id, HighCard, parts=PARTS)
 
 
 class HighestBot(Bot):

@@ -269,17 +269,36 @@ export function TablePage(p: { code: string }): JSX.Element {
             data-legal={state!.legal.length}
             data-over={state!.outcome ? "1" : "0"}
           >
-            <GameView
-              game={table.game}
-              state={state!}
-              names={names}
-              act={act}
-              fourColour={fourColour}
-              rtt={rtt}
-              refusal={model.refusal}
-              pending={Object.keys(model.pending).length > 0}
-              live={true}
-            />
+            {(() => {
+              const props = {
+                game: table.game,
+                state: state!,
+                names,
+                act,
+                fourColour,
+                rtt,
+                refusal: model.refusal,
+                pending: Object.keys(model.pending).length > 0,
+                live: true,
+              };
+              // A game without a table of its own in games.tsx is drawn as its JSON (a <pre>):
+              // the generic table adds a button for each legal action, so any game plays here.
+              const generic = GameView(props).type === "pre";
+              return (
+                <>
+                  <GameView {...props} />
+                  {generic && state!.legal.length > 0 && (
+                    <div class="row" role="group" aria-label="Your moves" data-testid="moves">
+                      {state!.legal.map((a) => (
+                        <button key={a} disabled={props.pending} onClick={() => act(a)}>
+                          {a}
+                        </button>
+                      ))}
+                    </div>
+                  )}
+                </>
+              );
+            })()}
             {keyNote && (
               <p class="error refusal key-note" role="status" data-testid="key-note">
                 {keyNote}
