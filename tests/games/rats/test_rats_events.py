@@ -143,6 +143,8 @@ def test_observations_carry_the_latest_events_in_one_schema() -> None:
             obs = s.observation(seat)
             events = obs["events"]
             assert len(events) == min(EVENTS_KEPT, obs["n_events"])
+            # The core's count of events is the game's: every play shown, every trick, round.
+            assert s.event_count == obs["n_events"]
             assert events == [event_json(game, e) for e in latest_events(s)]
             for event in events:
                 assert event["kind"] in ("play", "trick", "round_end")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final, NamedTuple, TypeVar, cast
 
-from ratgames.cards import card_text, is_joker, parse_card, rank_of
+from ratgames.cards import card_text, is_joker, parse_card, rank_of, suit_of
 from ratgames.core.errors import IllegalAction, InvalidNotation
 
 # The kinds of play (constants the compiled build inlines).
@@ -47,7 +47,7 @@ V = TypeVar("V")
 
 def seq_rank(card: int) -> int:
     """A natural card's place in a run: ace 0 (low only), two 1, ..., king 12."""
-    r = card >> 2
+    r = rank_of(card)
     return 0 if r == 12 else r + 1
 
 
@@ -56,7 +56,7 @@ def _canon_key(card: int) -> int:
 
 
 def _run_key(card: int) -> int:
-    return 100 + card if card >= 52 else seq_rank(card) * 4 + (card & 3)
+    return 100 + card if card >= 52 else seq_rank(card) * 4 + suit_of(card)
 
 
 class RatsAction(NamedTuple):
@@ -175,8 +175,8 @@ def set_rank(cards: tuple[int, ...]) -> int:
         if c >= 52:
             continue
         if rank == -1:
-            rank = c >> 2
-        elif c >> 2 != rank:
+            rank = rank_of(c)
+        elif rank_of(c) != rank:
             return -1
     return rank
 
@@ -195,7 +195,7 @@ def run_value(cards: tuple[int, ...]) -> int:
     for c in cards:
         if c >= 52:
             continue
-        s = c & 3
+        s = suit_of(c)
         if suit == -1:
             suit = s
         elif s != suit:
@@ -335,7 +335,7 @@ def why_not_combination(cards: tuple[int, ...]) -> str:
     base = "not a combination (a pair, three or four of a kind, or a run of 3+ in one suit)"
     if not naturals:
         return "only jokers, " + base + "; a combination needs a natural card"
-    if len(cards) > 4 and len({c & 3 for c in naturals}) > 1:
+    if len(cards) > 4 and len({suit_of(c) for c in naturals}) > 1:
         return base + "; a run must be all one suit"
     if len(cards) == 2:
         return base + "; two cards make a pair only if they share a rank"

@@ -33,7 +33,7 @@ def card_values(hand: list[int]) -> dict[int, float]:
         if c >= 52:
             values[c] = 20.0
             continue
-        r, s = c >> 2, c & 3
+        r, s = rank_of(c), suit_of(c)
         v = float(r)
         same = by_rank[r].bit_count() - 1
         v += 3.0 * same

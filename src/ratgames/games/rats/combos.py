@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Final
 
-from ratgames.cards import make_card
+from ratgames.cards import make_card, rank_of, suit_of
 
 from .action import (
     DISCARD1,
@@ -33,6 +33,11 @@ BITS: Final = tuple(1 << c for c in range(54))
 """``BITS[card]``: the card's bit.  The sum of the bits of distinct cards is their mask, and
 ``sum(map(BITS.__getitem__, cards))`` adds them up in C (on the hot path only, where the cards
 are known to be distinct; :func:`mask_of` takes any cards)."""
+
+
+def _lowest_card(mask: int) -> int:
+    """The lowest card of a non-empty bit mask."""
+    return (mask & -mask).bit_length() - 1
 
 
 def mask_of(cards: tuple[int, ...] | list[int]) -> int:
@@ -73,8 +78,8 @@ def split_hand(hand: tuple[int, ...]) -> tuple[list[int], list[int], tuple[int, 
         if c >= 52:
             jokers = (*jokers, c)
             continue
-        r = c >> 2
-        s = c & 3
+        r = rank_of(c)
+        s = suit_of(c)
         by_rank[r] |= 1 << s
         by_suit[s] |= 1 << (0 if r == 12 else r + 1)
     return by_rank, by_suit, jokers
@@ -91,8 +96,8 @@ def enum_sets(
     jokers = [c for c in hand if c >= 52]
     by_rank: dict[int, list[int]] = {}
     for c in hand:
-        if c < 52 and c >> 2 > above:
-            by_rank.setdefault(c >> 2, []).append(c)
+        if c < 52 and rank_of(c) > above:
+            by_rank.setdefault(rank_of(c), []).append(c)
     out: list[tuple[int, tuple[int, ...]]] = []
     nj = len(jokers)
     sizes = (size,) if size is not None else (2, 3, 4)
@@ -123,7 +128,7 @@ def enum_runs(
     suits: list[list[tuple[int, int]]] = [[], [], [], []]
     for c in hand:
         if c < 52:
-            suits[c & 3].append((seq_rank(c), c))
+            suits[suit_of(c)].append((seq_rank(c), c))
     out: list[tuple[int, tuple[int, ...]]] = []
     for suit in range(4):
         held = suits[suit]
@@ -300,7 +305,7 @@ def _suit_ranks(key: int) -> tuple[int, int]:
     naturals = key & NATURAL_BITS
     if not naturals:
         return -1, 0
-    suit = ((naturals & -naturals).bit_length() - 1) & 3
+    suit = suit_of(_lowest_card(naturals))
     ranks = 0
     for q in range(13):
         if naturals >> (q * 4 + suit) & 1:
@@ -360,7 +365,7 @@ def _set_follows(size: int) -> Table[int, tuple[RatsAction, ...]]:
         naturals = key & NATURAL_BITS
         if not naturals:
             return ()
-        rank = ((naturals & -naturals).bit_length() - 1) >> 2
+        rank = rank_of(_lowest_card(naturals))
         suits = naturals >> (rank * 4)
         jokers = _jokers_of(key)
         if not (jokers or suits & (suits - 1)):

@@ -217,7 +217,6 @@ class RatsState(State[RatsAction, Rats]):
         Field("pending", snap=snapshots.CardRow()),
         Field("seen", snap=snapshots.CardSet()),
         Field("round_seen", snap=snapshots.CardSet()),
-        Field("n_events", snap=Whole(0)),
         # Kept out of snapshots: the deal (a sample's origin is forgotten), the history (its
         # latest notes are the entry "history"), the trick's state (replayed from its plays).
         Field("initial_hands"),
@@ -228,7 +227,7 @@ class RatsState(State[RatsAction, Rats]):
         Field("best"),
         Field("best_seat"),
         Field("suit_led"),
-        extra=("history",),
+        extra=("history", "n_events"),
     )
     """The state's fields, declared once: the core derives :meth:`clone`, :meth:`snapshot`
     (cards in notation, ``trick`` as ``[seat, play]`` pairs with a discard whole, ``pending``
@@ -248,7 +247,6 @@ class RatsState(State[RatsAction, Rats]):
         "known",
         "known_hand",
         "leader",
-        "n_events",
         "out_round",
         "over",
         "pending",
@@ -274,7 +272,6 @@ class RatsState(State[RatsAction, Rats]):
     best_seat: int
     cap_fired: bool
     history: Note | None
-    n_events: int
     hand_masks: list[int]
     hand_size: int
     initial_hands: tuple[tuple[int, ...], ...]
@@ -337,7 +334,6 @@ class RatsState(State[RatsAction, Rats]):
         s.seen = 0
         s.round_seen = 0
         s.history = None
-        s.n_events = 0
         s.over = False
         s.cap_fired = False
         s.pending = ()
@@ -555,7 +551,7 @@ class RatsState(State[RatsAction, Rats]):
             action = whole
         # The trick keeps its plays; the history takes the trick once it is won.
         self.trick = (*self.trick, (seat, action))
-        self.n_events += 1
+        self._event_count += 1
         nxt = seat + 1
         players = self.game.players
         alive = self.alive
@@ -626,7 +622,7 @@ class RatsState(State[RatsAction, Rats]):
         self.round_seen |= m
         self.tricks += 1
         self.trick_count += 1
-        self.n_events += 1
+        self._event_count += 1
         self.history = _new_tuple(
             TrickNote, (self.round, self.leader, self.trick, winner, self.history)
         )
@@ -672,7 +668,7 @@ class RatsState(State[RatsAction, Rats]):
                     is_alive[p] = False
                     self.out_round[p] = self.round
                     newly_out.append(p)
-        self.n_events += 1
+        self._event_count += 1
         if len(alive) <= 1 or self.round >= game.options["max_rounds"]:
             self.cap_fired = len(alive) > 1
             self.over = True
@@ -750,7 +746,7 @@ class RatsState(State[RatsAction, Rats]):
         return views.sample_consistent(self, seat, rng)
 
     def _snapshot_extra(self) -> dict[str, JSON]:
-        return {"history": snapshots.history_entry(self)}
+        return {"history": snapshots.history_entry(self), "n_events": self._event_count}
 
     def _restored(self, snapshot: Mapping[str, Any]) -> None:
         snapshots.restored(self, snapshot)

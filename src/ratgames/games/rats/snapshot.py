@@ -630,10 +630,7 @@ def restored(s: RatsState, snap: Mapping[str, Any]) -> None:
             f"from each hand, which holds {h} at the start of the trick under way"
         )
     top = tricks * (n + 1) + rnd + len(trick)
-    if not events <= s.n_events <= top:
-        raise SnapshotError(
-            f"n_events must be a whole number from {events} to {top}, not {s.n_events}"
-        )
+    s._event_count = _whole(snap["n_events"], "n_events", events, top)
 
     # --- what the snapshot does not hold ------------------------------------------------------
     s.initial_hands = ()

@@ -81,7 +81,7 @@ def public(s: RatsState, with_events: bool = True) -> dict[str, JSON]:
         "known_in_hand": [texts(cards_of(k)) for k in s.known_hand],
         "won_this_round": [texts(cards_of(w)) for w in s.won_round],
         "events": events,
-        "n_events": s.n_events,
+        "n_events": s.event_count,
         "over": s.over,
     }
 
