@@ -283,7 +283,7 @@ def _read_plays(value: object, entry: str, game: Any) -> Any:
     return tuple(_plays(game, value, entry))
 
 
-PLAYS: Final = Custom(_write_plays, _read_plays)
+PLAYS: Final[Custom] = Custom(_write_plays, _read_plays)
 """The plays of the trick under way, ``[seat, play]`` with the play's notation."""
 
 
