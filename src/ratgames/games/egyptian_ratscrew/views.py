@@ -17,7 +17,7 @@ from ratgames.core.events import event_json
 from ratgames.core.game import JSON
 from ratgames.core.rng import Rng
 
-from .cards import CHANCES, SEEN_TEXT, TEXT, is_known
+from .cards import CHANCES, KNOWN, SEEN_TEXT, TEXT
 from .events import EVENTS_SHOWN
 from .phases import COLLECT, FINAL, OVER, PHASE_NAMES, PLAY, RULE_NAMES, STATUS_NAMES
 
@@ -131,18 +131,19 @@ def sample(state: RatscrewState, rng: Rng) -> RatscrewState:
     of past positions (used to detect a cycle) and the deal are about cards nobody can see, so
     the sample keeps neither (nor the seed and log: it is a hypothesis, not a game)."""
     s = state.clone()
+    # A card nobody knows is an entry below the KNOWN flag (is_known() written out: a sample
+    # asks it of every card).
     unknown = sorted(
-        [c for st in s.stacks for c in st if not is_known(c)]
-        + [c for c in s.burned if not is_known(c)]
+        [c for st in s.stacks for c in st if c < KNOWN] + [c for c in s.burned if c < KNOWN]
     )
     rng.shuffle(unknown)
     it = iter(unknown)
     for st in s.stacks:
         for i, c in enumerate(st):
-            if not is_known(c):
+            if c < KNOWN:
                 st[i] = next(it)
     for i, c in enumerate(s.burned):
-        if not is_known(c):
+        if c < KNOWN:
             s.burned[i] = next(it)
     s._forget_positions()
     s.deal = ()
