@@ -314,7 +314,7 @@ class Game(ABC):
     def describe_event(self, event: Mapping[str, Any], viewer: int | None = None) -> str:
         """One event (its JSON form, see :mod:`ratgames.core.events`) as a sentence, as seat
         ``viewer`` sees it (None: a spectator).  By default the ``describe_event`` function of
-        the ``render`` module beside the game's rules says it."""
+        the game's ``render`` part (declared where it is registered) says it."""
         from .events import render_module_describe
 
         return render_module_describe(self)(self, event, viewer)
