@@ -46,7 +46,15 @@ game_tables = sa.Table(
     sa.Column("next_table", sa.String(16), nullable=True),
     sa.Column("record_id", sa.Integer, nullable=True),
     sa.Column("created", sa.String(40), nullable=False),
+    sa.Column("owner", sa.String(64), nullable=True),
+    sa.Column("owner_address", sa.String(200), nullable=True),
+    sa.Column("owner_until", sa.Float, nullable=True),
+    sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"),
 )
+"""``owner``, ``owner_address``, ``owner_until`` and ``fence`` are a table's lease when several
+server processes share the database (:class:`Lease`): the process owning it, the address its
+clients reach it at, until when (seconds since the epoch on the database's clock) and the
+fencing token, bumped at every take-over."""
 
 seats = sa.Table(
     "seats",
@@ -322,6 +330,183 @@ def op_finish(code: str, record: dict[str, Any], created: str) -> Callable[[Conn
         return record_id
 
     return run
+
+
+# --- leases --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A process's hold on a table: who (``owner``, unique per process) and the fencing token
+    it got when it took the table.  Every commit of the table's actions checks, in its own
+    transaction, that the table still has this owner and token and an unexpired lease."""
+
+    owner: str
+    fence: int
+
+
+class LeaseLost(Exception):
+    """A table's lease is no longer this process's (it ran out, or another process took the
+    table over): nothing was written, and the process must drop the table."""
+
+    def __init__(self, code: str, lease: Lease) -> None:
+        super().__init__(
+            f"table {code}: the lease of {lease.owner} (fence {lease.fence}) is lost; "
+            "another process owns the table or its lease ran out"
+        )
+        self.code = code
+        self.lease = lease
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a table's lease as the database sees it."""
+
+    owner: str | None
+    address: str | None
+    live: bool
+    fence: int
+
+
+def db_now(conn: Connection) -> Any:
+    """The database's clock (seconds since the epoch) as an SQL expression: leases are read and
+    written on one clock, whichever machine each process runs on."""
+    if conn.dialect.name == "postgresql":
+        return sa.literal_column("extract(epoch from clock_timestamp())")
+    return sa.literal_column("((julianday('now') - 2440587.5) * 86400.0)")
+
+
+def op_claim(
+    code: str, owner: str, address: str | None, seconds: float
+) -> Callable[[Connection], Lease | None]:
+    """Take table ``code`` for ``owner`` if nobody holds a live lease on it: the lease runs
+    ``seconds`` and the fencing token is bumped.  The new :class:`Lease`, or None when another
+    process holds the table (one conditional UPDATE: of two processes claiming at once, one
+    wins)."""
+
+    def run(conn: Connection) -> Lease | None:
+        now = db_now(conn)
+        c = game_tables.c
+        done = conn.execute(
+            game_tables.update()
+            .where(
+                c.code == code,
+                sa.or_(c.owner.is_(None), c.owner_until.is_(None), c.owner_until < now),
+            )
+            .values(
+                owner=owner, owner_address=address, owner_until=now + seconds, fence=c.fence + 1
+            )
+        )
+        if done.rowcount == 0:
+            return None
+        fence = conn.execute(sa.select(c.fence).where(c.code == code)).scalar_one()
+        return Lease(owner, int(fence))
+
+    return run
+
+
+def op_guard(code: str, lease: Lease) -> Callable[[Connection], None]:
+    """Raise :class:`LeaseLost` unless ``lease`` still holds table ``code`` (same owner, same
+    fencing token, not run out).  Run first in the transaction that stores the table's
+    actions: its UPDATE locks the table's row, so a take-over either waits for this
+    transaction or makes it write nothing."""
+
+    def run(conn: Connection) -> None:
+        c = game_tables.c
+        done = conn.execute(
+            game_tables.update()
+            .where(
+                c.code == code,
+                c.owner == lease.owner,
+                c.fence == lease.fence,
+                c.owner_until >= db_now(conn),
+            )
+            .values(fence=c.fence)
+        )
+        if done.rowcount != 1:
+            raise LeaseLost(code, lease)
+
+    return run
+
+
+def op_renew(
+    owner: str, leases: dict[str, int], seconds: float
+) -> Callable[[Connection], list[str]]:
+    """Extend by ``seconds`` every lease of ``leases`` (code: fencing token) that ``owner``
+    still holds; returns the codes whose lease is lost (run out, or taken over)."""
+
+    def run(conn: Connection) -> list[str]:
+        if not leases:
+            return []
+        c = game_tables.c
+        now = db_now(conn)
+        codes = list(leases)
+        conn.execute(
+            game_tables.update()
+            .where(c.owner == owner, c.code.in_(codes), c.owner_until >= now)
+            .values(owner_until=now + seconds)
+        )
+        held = {
+            r.code: int(r.fence)
+            for r in conn.execute(
+                sa.select(c.code, c.fence).where(
+                    c.owner == owner, c.code.in_(codes), c.owner_until >= now
+                )
+            )
+        }
+        return [code for code, fence in leases.items() if held.get(code) != fence]
+
+    return run
+
+
+def op_release(code: str, lease: Lease) -> Callable[[Connection], bool]:
+    """Give table ``code`` up (if ``lease`` still holds it), so that another process can take
+    it at once; whether it was released."""
+
+    def run(conn: Connection) -> bool:
+        c = game_tables.c
+        done = conn.execute(
+            game_tables.update()
+            .where(c.code == code, c.owner == lease.owner, c.fence == lease.fence)
+            .values(owner=None, owner_address=None, owner_until=None)
+        )
+        return bool(done.rowcount)
+
+    return run
+
+
+def holder(engine: Engine, code: str) -> Holder | None:
+    """Who holds table ``code`` now (None: no such table)."""
+    with engine.connect() as conn:
+        c = game_tables.c
+        m = conn.execute(
+            sa.select(
+                c.owner,
+                c.owner_address,
+                c.fence,
+                (c.owner_until >= db_now(conn)).label("live"),
+            ).where(c.code == code)
+        ).first()
+    if m is None:
+        return None
+    return Holder(m.owner, m.owner_address, bool(m.live) and m.owner is not None, int(m.fence))
+
+
+def orphans(engine: Engine, statuses: Sequence[str] = ("lobby", "playing")) -> list[str]:
+    """Codes of the tables in one of ``statuses`` whose lease ran out or was given up."""
+    with engine.connect() as conn:
+        c = game_tables.c
+        return [
+            r.code
+            for r in conn.execute(
+                sa.select(c.code).where(
+                    c.status.in_(list(statuses)),
+                    sa.or_(
+                        c.owner.is_(None), c.owner_until.is_(None), c.owner_until < db_now(conn)
+                    ),
+                )
+            )
+        ]
 
 
 # --- reads ---------------------------------------------------------------------------------------
