@@ -13,7 +13,6 @@ from rich.console import Console
 from ..core.game import Game
 from ..core.options import parse_option_pairs
 from ..core.registry import game_ids, get_game
-from ..lineups import LineupError, fill_bots
 
 F = TypeVar("F", bound=Callable[..., Any])
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -50,15 +49,6 @@ def default_record_dir() -> Path:
 def setup_game(game_id: str, players: int | None, option: Sequence[str]) -> Game:
     """The game ``game_id`` with ``--players`` and the ``--option NAME=VALUE`` pairs."""
     return get_game(game_id, players=players, options=parse_option_pairs(option))
-
-
-def bot_list(game: Game, bots: Sequence[str], count: int, default: str) -> list[str]:
-    """``count`` bot specs: the given ones, the last repeated to fill the seats
-    (:func:`ratgames.lineups.fill_bots`); too many is a user error."""
-    try:
-        return fill_bots(game, bots, count, default)
-    except LineupError as exc:
-        fail(str(exc))
 
 
 def game_argument() -> Callable[[F], F]:

@@ -16,7 +16,7 @@ from rich.table import Table
 from ..core.bots import make_bot, parse_bot_spec
 from ..core.game import Game
 from ..core.registry import game_class
-from ..lineups import default_bot
+from ..lineups import default_bot, fill_bots
 from ..sweeps import parse_sweep, sweep_lineups, with_param
 from .backends import (
     backend_options,
@@ -28,7 +28,6 @@ from .backends import (
 )
 from .common import (
     CONTEXT,
-    bot_list,
     check_writable_file,
     console,
     fail,
@@ -150,7 +149,7 @@ def simulate(
     if json_out is not None:
         check_writable_file(json_out, "--json")
     g = setup_game(game, players, option)
-    specs = bot_list(g, bots, g.players, "random")
+    specs = fill_bots(g, bots, g.players, "random")
     if len(set(specs)) == 1 and not bots:
         specs = [default_bot(game), "random"] + ["random"] * (g.players - 2)
     runs: list[tuple[str | None, tuple[str, ...]]] = [(None, tuple(specs))]
