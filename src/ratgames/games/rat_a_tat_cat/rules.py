@@ -422,33 +422,41 @@ class RatState(State[Act, RatATatCat]):
             return out
         return []
 
+    def _swap_sides(self, seat: int) -> tuple[list[int], list[tuple[int, int]]]:
+        """The rule of a Swap: which of ``seat``'s slots it may give (its face-down ones), and
+        which slots ``(p, b)`` of the others it may take (the face-down slots of the seats still
+        in the game, starting left of it).  With ``younger`` the outer cards lie face up."""
+        faceup = self.faceup
+        active = self.active
+        players = self.game.players
+        mine = [a for a in range(SLOTS) if not faceup[seat * SLOTS + a]]
+        theirs: list[tuple[int, int]] = []
+        for q in range(seat + 1, seat + players):
+            p = q % players
+            if active[p]:
+                base = p * SLOTS
+                theirs.extend([(p, b) for b in range(SLOTS) if not faceup[base + b]])
+        return mine, theirs
+
+    def _swaps(self, seat: int) -> list[Act]:
+        """The swaps ``seat`` may make (:meth:`_swap_sides`): its slots in order, each with the
+        others' slots."""
+        mine, theirs = self._swap_sides(seat)
+        return [SWAPS[a, p, b] for a in mine for p, b in theirs]
+
     def _swap_refused(self, seat: int, a: int, p: int, b: int) -> str | None:
-        """The rule of a Swap: why ``seat`` may not swap its slot ``a`` with slot ``b`` of seat
-        ``p`` (all from 0), or None if it may.  Only with another player still in the game, and
-        (with ``younger``, where the outer cards lie face up) only face-down cards."""
+        """None if ``seat`` may swap its slot ``a`` with slot ``b`` of seat ``p`` (all from 0,
+        :meth:`_swap_sides`), else why not."""
+        mine, theirs = self._swap_sides(seat)
+        if a in mine and (p, b) in theirs:
+            return None
         if p == seat:
             return "a Swap exchanges one of your cards with another player's, not your own"
         if not self.active[p]:
             return f"seat {p + 1} is out of the game"
-        faceup = self.faceup
-        if faceup[seat * SLOTS + a]:
+        if a not in mine:
             return f"your slot {a + 1} is face up: only face-down cards are swapped"
-        if faceup[p * SLOTS + b]:
-            return f"slot {b + 1} of seat {p + 1} is face up: only face-down cards are swapped"
-        return None
-
-    def _swaps(self, seat: int) -> list[Act]:
-        """The swaps ``seat`` may make (:meth:`_swap_refused`), its slots in order, each with
-        the other seats' slots starting left of it."""
-        players = self.game.players
-        others = [q % players for q in range(seat + 1, seat + players)]
-        return [
-            SWAPS[a, p, b]
-            for a in range(SLOTS)
-            for p in others
-            for b in range(SLOTS)
-            if self._swap_refused(seat, a, p, b) is None
-        ]
+        return f"slot {b + 1} of seat {p + 1} is face up: only face-down cards are swapped"
 
     def _problem(self, seat: int, action: Act) -> str | None:
         if seat != self.turn:
