@@ -35,6 +35,14 @@ CARD_TEXT: Final = tuple(card_text(c) for c in range(54))
 """``CARD_TEXT[card]``: the card's notation (``10H``, ``BJ``)."""
 
 
+RANK: Final = tuple(-1 if is_joker(c) else rank_of(c) for c in range(54))
+"""``RANK[card]``: :func:`~ratgames.cards.rank_of` as a table for the hot paths (2 is 0, ace 12),
+-1 for a joker, which has no rank."""
+SUIT: Final = tuple(-1 if is_joker(c) else suit_of(c) for c in range(54))
+"""``SUIT[card]``: :func:`~ratgames.cards.suit_of` as a table for the hot paths (clubs 0 ...
+spades 3), -1 for a joker, which has no suit."""
+
+
 def texts(cards: list[int] | tuple[int, ...]) -> list[str]:
     """The notation of each of ``cards``."""
     t = CARD_TEXT
@@ -171,12 +179,14 @@ def set_rank(cards: tuple[int, ...]) -> int:
     if not 2 <= len(cards) <= 4:
         return -1
     rank = -1
+    ranks = RANK
     for c in cards:
-        if c >= 52:
+        r = ranks[c]
+        if r < 0:  # a joker, wild
             continue
         if rank == -1:
-            rank = rank_of(c)
-        elif rank_of(c) != rank:
+            rank = r
+        elif r != rank:
             return -1
     return rank
 
@@ -195,7 +205,7 @@ def run_value(cards: tuple[int, ...]) -> int:
     for c in cards:
         if c >= 52:
             continue
-        s = suit_of(c)
+        s = SUIT[c]
         if suit == -1:
             suit = s
         elif s != suit:
@@ -217,8 +227,7 @@ def play_value(kind: int, cards: tuple[int, ...]) -> int:
     :func:`~ratgames.games.rats.combos.beating_singles`), a set its rank, a run
     ``top * 4 + suit`` (:func:`run_value`)."""
     if kind == SINGLE:
-        c = cards[0]
-        return -1 if is_joker(c) else rank_of(c)
+        return RANK[cards[0]]
     if kind == SET:
         return set_rank(cards)
     return run_value(cards)

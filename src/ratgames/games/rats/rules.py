@@ -18,7 +18,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any, Final
 
-from ratgames.cards import SUITS, card_text, is_joker, standard_deck, suit_of
+from ratgames.cards import SUITS, card_text, standard_deck, suit_of
 from ratgames.cards import parse_card as _parse_card
 from ratgames.core.errors import DealError, IllegalAction, InvalidNotation
 from ratgames.core.fields import LIST, Field, Flag, Rows, Seat, StateFields, Whole
@@ -34,6 +34,7 @@ from .action import (
     RUN,
     SET,
     SINGLE,
+    SUIT,
     RatsAction,
     make_action,
     play_value,
@@ -523,15 +524,8 @@ class RatsState(State[RatsAction, Rats]):
         return self.trick[0][1].cards if self.trick else ()
 
     def _apply(self, seat: int, action: RatsAction, time: float | None) -> None:
-        if self._lay(seat, action):
-            self._end_trick()
-            if not self.hand_masks[self.leader]:
-                self._end_round()
-
-    def _lay(self, seat: int, action: RatsAction) -> bool:
         """``seat`` plays ``action``: its cards go from the hand to the trick, and the turn to
-        the next seat still in.  True when that completes the trick (the turn is back to the
-        leader): :meth:`_end_trick` then follows."""
+        the next seat still in; back at the leader, the trick is won (:meth:`_end_trick`)."""
         cards = action.cards
         m = 1 << cards[0] if len(cards) == 1 else sum(map(BITS.__getitem__, cards))
         self.hand_masks[seat] ^= m
@@ -547,7 +541,7 @@ class RatsState(State[RatsAction, Rats]):
         else:
             whole = self._discard_step(action.cards[0])
             if whole is None:
-                return False
+                return
             action = whole
         # The trick keeps its plays; the history takes the trick once it is won.
         self.trick = (*self.trick, (seat, action))
@@ -563,8 +557,8 @@ class RatsState(State[RatsAction, Rats]):
             nxt += 1
         if nxt != self.leader:
             self.turn = nxt
-            return False
-        return True
+            return
+        self._end_trick()
 
     def _random_playout(self, rng: Rng, depth: int, stage: int, scoring_only: bool) -> int:
         """The play-out of :mod:`ratgames.games.rats.playout` (the same as the plain loop over
@@ -581,16 +575,14 @@ class RatsState(State[RatsAction, Rats]):
         self.best_seat = seat
         self.best = play_value(kind, cards)
         if kind == SINGLE:
-            c = cards[0]
-            if is_joker(c):
-                self.suit_led = -1
+            # A natural card names the suit led; a joker, which has no suit, names none.
+            self.suit_led = SUIT[cards[0]]
+            if self.suit_led < 0:
                 # A joker is led alone only from a hand of jokers: what is left is known.
                 rm = self.hand_masks[seat]
                 if rm:
                     self.known[seat] |= rm
                     self.known_hand[seat] |= rm
-            else:
-                self.suit_led = suit_of(c)
 
     def _beat(self, seat: int, action: RatsAction) -> None:
         """``action`` beats the best play so far."""
@@ -598,7 +590,7 @@ class RatsState(State[RatsAction, Rats]):
         self.best_seat = seat
         self.best = play_value(kind, cards)
         if kind == SINGLE:
-            self.suit_led = suit_of(cards[0])  # the first natural card names the suit led
+            self.suit_led = SUIT[cards[0]]  # the first natural card names the suit led
 
     def _discard_step(self, card: int) -> RatsAction | None:
         """One card of a discard is laid: the whole discard once it is complete, else None.
@@ -632,6 +624,8 @@ class RatsState(State[RatsAction, Rats]):
         self.best_seat = -1
         self.suit_led = -1
         self.leader = self.turn = winner
+        if not self.hand_masks[winner]:
+            self._end_round()
 
     def _end_round(self) -> None:
         """The hands are empty: the round is scored and, unless the game is over, the next
