@@ -111,3 +111,48 @@ def test_a_copy_policy_field_is_copied_with_its_own_copy_method() -> None:
     copier(state, copy)
     copy.seen.add(b"b")
     assert state.seen == {b"a"} and copy.seen == {b"a", b"b"} and copy.size == 1
+
+
+def _states_of_every_game() -> list[object]:
+    """A few positions of every registered game that declares its state, played at random."""
+    import ratgames
+    from ratgames.core.registry import game_class
+
+    found: list[object] = []
+    for game_id in ratgames.game_ids():
+        cls = game_class(game_id)
+        game = cls()
+        if cls.state_class is None or cls.state_class._fields is None:
+            continue
+        rng = Rng(11)
+        for seed in range(3):
+            state = game.new_state(seed=seed)
+            for _ in range(rng.randbelow(120)):
+                if state.is_over():
+                    break
+                seat = state.seats_to_act()[0]
+                legal = state.legal_actions(seat)
+                state.apply_trusted(seat, legal[rng.randbelow(len(legal))])
+            found.append(state)
+    return found
+
+
+def test_every_game_declares_its_state_and_its_copies_follow_the_declaration() -> None:
+    """Each declared field of a copy is equal to the original's, a new list where the field's
+    policy copies (so a game's own faster clone, if it has one, is held to its declaration), and
+    the declaration names every slot of the state (where the class keeps __slots__)."""
+    states = _states_of_every_game()
+    assert len({type(s) for s in states}) >= 4  # the built-in games all declare theirs
+    for state in states:
+        declared = type(state)._fields  # type: ignore[attr-defined]
+        if "__slots__" in type(state).__dict__:
+            declared.check(state)
+        copy = state.clone()  # type: ignore[attr-defined]
+        for field in declared.fields:
+            mine, theirs = getattr(state, field.name), getattr(copy, field.name)
+            assert theirs == mine, f"{type(state).__name__}.{field.name} differs in a copy"
+            if field.copy != fields.SHARED:
+                assert theirs is not mine, f"{type(state).__name__}.{field.name} is shared"
+            if field.copy == fields.ROWS:
+                assert all(a is not b for a, b in zip(theirs, mine, strict=True))
+        assert copy.snapshot() == state.snapshot()  # type: ignore[attr-defined]
