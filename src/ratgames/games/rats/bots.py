@@ -20,7 +20,7 @@ from ratgames.core.bots import Bot, SeatView, bot_params_from, register_bot
 from ratgames.core.game import Action, Game
 from ratgames.core.options import Option
 
-from .action import CARD_INDEX, DISCARD, SET, SINGLE, RatsAction, run_value, set_rank
+from .action import CARD_INDEX, DISCARD, RANK, SET, SINGLE, SUIT, RatsAction, run_value, set_rank
 from .combos import beating_singles, split_hand, top_run
 
 
@@ -33,7 +33,7 @@ def card_values(hand: list[int]) -> dict[int, float]:
         if c >= 52:
             values[c] = 20.0
             continue
-        r, s = rank_of(c), suit_of(c)
+        r, s = RANK[c], SUIT[c]
         v = float(r)
         same = by_rank[r].bit_count() - 1
         v += 3.0 * same

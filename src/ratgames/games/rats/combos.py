@@ -17,9 +17,11 @@ from ratgames.cards import make_card, rank_of, suit_of
 from .action import (
     DISCARD1,
     JOKERS,
+    RANK,
     RUN,
     SET,
     SINGLES,
+    SUIT,
     RatsAction,
     Table,
     cached_table,
@@ -78,8 +80,8 @@ def split_hand(hand: tuple[int, ...]) -> tuple[list[int], list[int], tuple[int, 
         if c >= 52:
             jokers = (*jokers, c)
             continue
-        r = rank_of(c)
-        s = suit_of(c)
+        r = RANK[c]
+        s = SUIT[c]
         by_rank[r] |= 1 << s
         by_suit[s] |= 1 << (0 if r == 12 else r + 1)
     return by_rank, by_suit, jokers
