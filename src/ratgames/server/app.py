@@ -28,7 +28,7 @@ from ratgames.levels import levels_for
 from ratgames.webclient import mount as mount_client
 
 from . import fairness, operations, store
-from .connections import DROPPED_LIMIT, Conn
+from .connections import DROPPED_LIMIT, MOVED, Conn
 from .limits import address_key, bound_logs, log_refused
 from .lobby import Lobby
 from .logs import event
@@ -64,7 +64,7 @@ from .protocol import (
     header_tokens,
     json_schema,
 )
-from .tables import RequestError, Settings, Table, hash_token, same_token
+from .tables import Elsewhere, RequestError, Settings, Table, hash_token, same_token
 
 log = logging.getLogger("ratgames.server")
 
@@ -164,6 +164,7 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
             tables_back=count,
         )
         lobby.start_sweeping()
+        lobby.start_leasing()
         if lobby.settings.bound_logs:
             bound_logs("asyncio", "uvicorn.error", "ratgames.server")
         app.state.lobby = lobby
@@ -541,7 +542,7 @@ async def _send_loop(ws: WebSocket, conn: Conn) -> None:
         item = await conn.queue.get()
         if item is None:
             with contextlib.suppress(Exception):
-                await ws.close()
+                await ws.close(code=conn.close_code, reason=conn.close_reason)
             return
         text, seq = item
         conn.sent(seq)
@@ -633,6 +634,8 @@ async def handle_message(lobby: Lobby, conn: Conn, raw: str) -> None:
         return
     try:
         await dispatch(lobby, conn, msg)
+    except Elsewhere as exc:  # no error: the close code says it, the reason says where
+        conn.close(MOVED, exc.address or "")
     except RequestError as exc:
         conn.error(exc.code, exc.message, ref)
     except Exception:
@@ -773,7 +776,7 @@ async def leave(lobby: Lobby, conn: Conn, table: Table) -> None:
         from .tables import Seat
 
         table.seats[seat] = Seat("open")
-        await lobby.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+        await lobby.save(table)
     conn.seat = None
     conn.token_hash = None
     table.broadcast_table()

@@ -204,6 +204,21 @@ def _db_option() -> Callable[[F], F]:
     "the kernel's TCP measure: for a server behind a reverse proxy, where that measure is of "
     "the proxy's hop.",
 )
+@click.option(
+    "--lease",
+    default=None,
+    type=click.FloatRange(min=0),
+    help="Seconds a table's lease runs when several processes share one PostgreSQL (each "
+    "table owned by one process, renewed while it lives, taken over when it runs out) "
+    "[default: 6 with PostgreSQL, 0 (no leases) with SQLite].",
+)
+@click.option(
+    "--advertise",
+    default=None,
+    help="The address (http://host:port) clients reach this process at, told to clients of "
+    "its tables that reach another process [default: where it listens, unless that is "
+    "every interface: then clients are told to retry].",
+)
 def serve(
     host: str,
     port: int,
@@ -230,6 +245,8 @@ def serve(
     max_bot_iterations: int,
     max_rtt_ms: float,
     rtt_from_pings: bool,
+    lease: float | None,
+    advertise: str | None,
 ) -> None:
     """Run the game server: the lobby's REST API and the WebSocket for play.
 
@@ -280,7 +297,21 @@ def serve(
     most = connections_for(open_files) if open_files else 0
     if max_connections == 0 or (most and max_connections > most):
         max_connections = most
+    url = store.database_url(db)
+    if lease is None:
+        lease = 6.0 if url.startswith("postgresql") else 0.0
+    if lease and url.startswith("sqlite"):
+        raise click.BadParameter(
+            "leases are for several processes sharing one PostgreSQL; an SQLite database is "
+            "one process's (give --lease 0, or --db postgresql+psycopg://...)",
+            param_hint="--lease",
+        )
+    if lease and lease < 1.0:
+        raise click.BadParameter("must be 0 (no leases) or at least 1 second", param_hint="--lease")
+    shown_host = f"[{host}]" if ":" in host else host
     settings = Settings(
+        lease=lease,
+        address=advertise or (None if host in ("0.0.0.0", "::") else f"http://{shown_host}:{port}"),
         bot_pause=bot_pause,
         pool_workers=workers if workers is not None else default_workers(),
         allowed_origins=tuple(allow_origin),

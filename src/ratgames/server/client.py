@@ -90,6 +90,13 @@ def base_url(where: str) -> str:
 # --- a table connection ----------------------------------------------------------------------
 
 
+MOVED = 4009
+"""The close code of a server process that does not serve the table (its reason: the address
+of the one that does, if known)."""
+MOST_MOVES = 20
+"""How often a client that does not reconnect follows a table moving before it gives up."""
+
+
 class TableClient:
     """One connection to one table (a seat with ``token``, or a spectator without)."""
 
@@ -108,6 +115,9 @@ class TableClient:
         local_host: str | None = None,
     ) -> None:
         self.base = base
+        self.home = base
+        """The address first given (a balancer, or one process): where the client goes back
+        to when the process a table moved it to cannot be reached."""
         self.local_host = local_host
         """The local address to connect from (a load test's clients from many addresses)."""
         self.code = code
@@ -144,6 +154,8 @@ class TableClient:
         self._events: list[Any] = []
         """The whole events list of the last state (to rebuild abbreviated ones)."""
         self._runner: asyncio.Task[None] | None = None
+        self.moves = 0
+        """How many times the server closed with MOVED (the table is another process's)."""
 
     @staticmethod
     def clock() -> float:
@@ -173,7 +185,32 @@ class TableClient:
                     self.connections += 1
                     delay = 0.1
                     await self._session(ws)
+                if ws.close_code == MOVED:
+                    # The table is another server process's: go there if it said where
+                    # (else the same address, where a process takes it over once its lease
+                    # has run out), on the first connection too.
+                    self.moves += 1
+                    where = ws.close_reason or ""
+                    if where.startswith(("http://", "https://")):
+                        self.base = where
+                        delay = 0.2
+                    else:
+                        delay = 0.5
+                    if self.moves <= MOST_MOVES or self.reconnect:
+                        self._ws = None
+                        self._fail_waiting("the table moved to another server process")
+                        self._changed.set()
+                        await asyncio.sleep(delay)
+                        continue
+                    if self._welcome is not None and not self._welcome.done():
+                        self._welcome.set_exception(
+                            ClientError("moved", f"table {self.code} is served elsewhere")
+                        )
+                        return
             except (TimeoutError, OSError, websockets.WebSocketException) as exc:
+                if self.base != self.home:  # the process it was sent to is gone
+                    self.base = self.home
+                    continue
                 if not self.reconnect and self._welcome is not None and not self._welcome.done():
                     self._welcome.set_exception(ClientError("connect", str(exc)))
                     return
@@ -346,7 +383,10 @@ class TableClient:
         seen_at: float | None = None,
         timeout: float = 15.0,
     ) -> int:
-        """Send an action and wait for its ``ack`` (returns its seq; refused: ClientError)."""
+        """Send an action and wait for its ``ack`` (returns its seq; refused: ClientError; no
+        connection: ClientError ``disconnected`` at once)."""
+        if self._ws is None:
+            raise ClientError("disconnected", "not connected (a reconnecting client waits)")
         ident = next(self._ids)
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._waiting[ident] = future

@@ -36,6 +36,13 @@ closed: a client that does not slow down when told is not one to keep reading fr
 _BACKGROUND: set[asyncio.Task[Any]] = set()
 
 
+MOVED = 4009
+"""The WebSocket close code of a connection whose table another server process owns (it was
+never here, or this process lost its lease): the reason is that process's address when it is
+known, else empty; the client reconnects (to that address, or to the same one, where a process
+takes the table over once its lease has run out)."""
+
+
 def spawn(coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
     """Run ``coro`` as a task that is kept until it ends (errors are logged)."""
     task = asyncio.get_running_loop().create_task(coro)
@@ -86,6 +93,10 @@ class Conn:
         self.sent_at: dict[int, float] = {}
         """When the ``state`` of each recent seq went out on this connection (monotonic s)."""
         self.closed = False
+        self.close_code = 1000
+        self.close_reason = ""
+        """The WebSocket close code and reason the transport closes with (:data:`MOVED`: the
+        table lives at the process whose address is the reason)."""
         self.ping_id = 0
         self.pings: dict[int, float] = {}
         self.metrics: Metrics = OFF
@@ -121,10 +132,11 @@ class Conn:
                 for old in sorted(self.sent_at)[:128]:
                     del self.sent_at[old]
 
-    def close(self) -> None:
-        """Stop sending; the transport closes the socket."""
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Stop sending; the transport closes the socket (with ``code`` and ``reason``)."""
         if not self.closed:
             self.closed = True
+            self.close_code, self.close_reason = code, reason
             self.queue.put_nowait(None)
 
     def next_ping(self) -> dict[str, Any]:

@@ -7,10 +7,12 @@ Everything here runs on the server's event loop (the tables themselves are in :m
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import os
 import secrets
+import socket
 import time
 from concurrent.futures import Executor
 from typing import Any
@@ -21,12 +23,13 @@ from ratgames.core.errors import RatgamesError
 from ratgames.core.registry import get_game
 
 from . import store
-from .connections import Conn
+from .connections import MOVED, Conn
 from .limits import AddressLimits
 from .logs import event
 from .metrics import OFF, Metrics
 from .protocol import CreateTable, RematchOut, SeatLinkOut, TimeoutPolicy
 from .tables import (
+    Elsewhere,
     RequestError,
     Seat,
     Settings,
@@ -73,6 +76,97 @@ class Lobby:
         self.expired = 0
         self.metrics: Metrics = OFF
         """The server's metrics (:meth:`Metrics.attach` sets them)."""
+        self.owner = f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
+        """This process among the processes sharing the database (the owner of its leases)."""
+        self._taking = asyncio.Lock()
+        self._renewer: asyncio.Task[None] | None = None
+        self.taken_over = 0
+        """Tables this process took over from another (or from before a restart)."""
+        self.dropped = 0
+        """Tables this process dropped, their lease lost."""
+
+    @property
+    def leasing(self) -> bool:
+        """Several processes may share the database: tables are held under leases."""
+        return self.settings.lease > 0
+
+    def _claim(self, code: str) -> Any:
+        return store.op_claim(code, self.owner, self.settings.address, self.settings.lease)
+
+    async def save(self, table: Table) -> None:
+        """Store ``table`` and its seats, under its lease when leasing (a table whose lease is
+        lost is dropped, and the request refused with where the table lives now)."""
+        saved = store.op_save_table(table.row(), table.seat_rows())
+        if not self.leasing:
+            await self.writer.run(saved)
+            return
+        lease = table.lease
+        try:
+            if lease is None:
+                raise store.LeaseLost(table.code, store.Lease(self.owner, -1))
+            await self.writer.run(_sequence([store.op_guard(table.code, lease), saved]))
+        except store.LeaseLost:
+            self.drop(table)
+            raise Elsewhere(table.code, None) from None
+
+    def drop(self, table: Table) -> None:
+        """Let go of a table whose lease is lost: its bots and timers stop, and its clients are
+        closed with :data:`MOVED` so that they reconnect to the process that holds it."""
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        self.dropped += 1
+        table.lease = None
+        table.end_play()
+        table.status = "moved"
+        table.state = None
+        for conn in list(table.conns):
+            conn.close(MOVED, "")
+        if table.public:
+            self.listing_changed()
+
+    async def renew(self) -> list[str]:
+        """Renew the leases of the tables held; drop those whose lease is lost (their codes),
+        and take over tables in play that a dead process left (:attr:`Settings.adopt`)."""
+        held = {t.code: t.lease.fence for t in self.tables.values() if t.lease is not None}
+        lost = await self.writer.run(store.op_renew(self.owner, held, self.settings.lease))
+        for code in lost:
+            table = self.tables.get(code)
+            if table is not None and table.lease is not None and table.lease.fence == held[code]:
+                event(log, "table_lost", "lease lost: table dropped", table=code)
+                self.drop(table)
+        if self.settings.adopt and not self.closing:
+            for code in await asyncio.to_thread(store.orphans, self.engine, ("playing",)):
+                if code not in self.tables:
+                    with contextlib.suppress(RequestError):
+                        await self.get(code)
+        return list(lost)
+
+    def start_leasing(self) -> None:
+        """Renew the leases every third of their time, while the process lives."""
+
+        async def renew_on() -> None:
+            while True:
+                await asyncio.sleep(self.settings.lease / 3)
+                try:
+                    await self.renew()
+                except Exception:
+                    log.exception("renewing the tables' leases failed")
+
+        if self.leasing and self._renewer is None:
+            self._renewer = asyncio.get_running_loop().create_task(renew_on())
+
+    def release_all(self) -> int:
+        """Give up every lease held (a graceful stop): other processes take the tables at once.
+        How many were released."""
+        leases = [(t.code, t.lease) for t in self.tables.values() if t.lease is not None]
+        if not leases:
+            return 0
+        with self.engine.begin() as conn:
+            for code, lease in leases:
+                store.op_release(code, lease)(conn)
+        for table in self.tables.values():
+            table.lease = None
+        return len(leases)
 
     def pool(self) -> Executor:
         """The process pool of the search bots (started when first needed, and again if a
@@ -120,9 +214,18 @@ class Lobby:
         self.closing = True
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._renewer is not None:
+            self._renewer.cancel()
         for table in self.tables.values():
             table.end_play()
         self.writer.close()
+        if self.leasing:
+            try:
+                released = self.release_all()
+            except Exception:
+                log.exception("giving up the tables' leases failed: they run out instead")
+            else:
+                event(log, "leases_released", "tables handed over", tables=released)
         if self._pool is not None:
             stop_pool(self._pool)
             self._pool = None
@@ -243,7 +346,11 @@ class Lobby:
         if req.sit and any(s.kind == "open" for s in seats):
             seat = table.open_seat(None)
             token = table.take_seat(seat, req.name)
-        await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+        saved = store.op_save_table(table.row(), table.seat_rows())
+        if self.leasing:
+            _, table.lease = await self.writer.run(_sequence([saved, self._claim(code)]))
+        else:
+            await self.writer.run(saved)
         self.add(table)
         self.metrics.table_created()
         event(
@@ -265,7 +372,7 @@ class Lobby:
             index = table.open_seat(seat)
             table.check_name_free(name)
             token = table.take_seat(index, name)
-            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+            await self.save(table)
         table.broadcast_table()
         return table, index, token
 
@@ -295,8 +402,38 @@ class Lobby:
                     404, "no_such_table", f"table {code!r} expired unused in the lobby"
                 )
             raise RequestError(404, "no_such_table", f"no table has the code {code!r}")
+        if self.leasing and stored.row.status in ("lobby", "playing"):
+            return await self._take_over(code)
         table = self.tables.get(code) or self._revive(stored)
         return self.add(table)
+
+    async def _take_over(self, code: str) -> Table:
+        """Take table ``code`` if its lease has run out (it is read back from the database, as
+        after a restart), else raise :class:`Elsewhere` naming its owner's address."""
+        async with self._taking:
+            table = self.tables.get(code)
+            if table is not None:
+                return table
+            lease = await self.writer.run(self._claim(code))
+            if lease is None:
+                held = await asyncio.to_thread(store.holder, self.engine, code)
+                raise Elsewhere(code, held.address if held is not None else None)
+            stored = await asyncio.to_thread(store.load_table, self.engine, code)
+            assert stored is not None
+            try:
+                table = self._revive(stored)
+            except RatgamesError:
+                log.exception("table %s cannot be brought back; it is left out", code)
+                await self.writer.run(store.op_release(code, lease))
+                raise RequestError(
+                    409, "wrong_status", f"table {code} cannot be brought back"
+                ) from None
+            table.lease = lease
+            self.add(table)
+            self.taken_over += 1
+            event(log, "table_taken", "table taken over", table=code, fence=lease.fence)
+        table.after_change()
+        return table
 
     def listing_changed(self) -> None:
         """A public table came, started, ended or changed seats: the listing is made anew."""
@@ -380,7 +517,15 @@ class Lobby:
         return table
 
     async def load(self) -> int:
-        """Bring back every table that was in the lobby or in play (after a restart)."""
+        """Bring back every table that was in the lobby or in play (after a restart); when
+        leasing, those whose lease has run out (or was given up)."""
+        if self.leasing:
+            count = 0
+            for code in await asyncio.to_thread(store.orphans, self.engine):
+                with contextlib.suppress(RequestError):
+                    await self._take_over(code)
+                    count += 1
+            return count
         stored = await asyncio.to_thread(store.load_tables, self.engine, ("lobby", "playing"))
         for item in stored:
             try:
@@ -414,7 +559,7 @@ class Lobby:
             for s in table.seats:
                 if s.kind == "open":
                     s.kind, s.name, s.bot = "bot", (spec or "normal"), resolved
-            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+            await self.save(table)
         table.broadcast_table()
 
     async def change_seat(self, table: Table, seat: int, kind: str, spec: str | None) -> None:
@@ -452,7 +597,7 @@ class Lobby:
                 old.conn.error("bad_token", "the host gave your seat away")
                 old.conn.seat = None
                 old.conn.token_hash = None
-            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+            await self.save(table)
         table.broadcast_table()
 
     async def reissue(self, table: Table, seat: int) -> dict[str, Any]:
@@ -469,7 +614,7 @@ class Lobby:
             token = new_token()
             s.token_hash = hash_token(token)
             old = s.conn
-            await self.writer.run(store.op_save_table(table.row(), table.seat_rows()))
+            await self.save(table)
         if old is not None:
             old.error("bad_token", "the host re-issued your seat link: the old one no longer works")
             s.conn = None
@@ -501,14 +646,15 @@ class Lobby:
                 rematch_of=table.code,
             )
             table.next_table = code
-            await self.writer.run(
-                _sequence(
-                    [
-                        store.op_save_table(new.row(), new.seat_rows()),
-                        store.op_update_table(table.code, next_table=code),
-                    ]
-                )
-            )
+            ops = [
+                store.op_save_table(new.row(), new.seat_rows()),
+                store.op_update_table(table.code, next_table=code),
+            ]
+            if self.leasing:
+                ops.append(self._claim(code))
+            results = await self.writer.run(_sequence(ops))
+            if self.leasing:
+                new.lease = results[-1]
             self.add(new)
         self.metrics.table_created()
         event(log, "table_created", "rematch table created", table=code, rematch_of=table.code)

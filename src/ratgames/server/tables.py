@@ -62,6 +62,21 @@ class RequestError(Exception):
         self.message = message
 
 
+class Elsewhere(RequestError):
+    """The table is owned by another server process (a live lease): ``address`` is where its
+    clients reach it, when that process said."""
+
+    def __init__(self, code: str, address: str | None) -> None:
+        where = f" at {address}" if address else ""
+        super().__init__(
+            409,
+            "wrong_status",
+            f"table {code} is served by another server process{where}: reconnect "
+            + ("there" if address else "in a few seconds"),
+        )
+        self.address = address
+
+
 def hash_token(token: str) -> str:
     """The stored form of a token (SHA-256, hex)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -238,6 +253,16 @@ class Settings:
     """Keep Prometheus metrics and answer ``GET /metrics`` (docs/operating.md)."""
     metrics_allow: tuple[str, ...] = ()
     """Addresses or networks (``10.0.0.0/8``) shown ``/metrics`` (none given: every one)."""
+    # --- several processes over one database (docs/scaling.md) ---
+    lease: float = 0.0
+    """Seconds a table's lease runs when several processes share the database (renewed every
+    third of it while the process lives); 0: one process, no leases (SQLite's default)."""
+    address: str | None = None
+    """The address (``http://host:port``) clients reach this process at, told to clients of
+    its tables that reach another process."""
+    adopt: bool = True
+    """Take over, as soon as their lease runs out, the tables in play of a process that died
+    (else a table is taken over when a client asks for it)."""
 
     def rates(self) -> dict[str, Rate]:
         return {
@@ -274,6 +299,8 @@ class Table:
     bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     reactions: dict[int, tuple[asyncio.TimerHandle, str]] = field(default_factory=dict)
     race: RaceDesk | None = None
+    lease: store.Lease | None = None
+    """This process's lease on the table (when several processes share the database)."""
     finished_at: float = 0.0
     last_t: float = 0.0
     number: int = 0
@@ -575,7 +602,11 @@ class Table:
                 )
             self.seed = secrets.randbits(62)
             self.status = "playing"
-            await self.lobby.writer.run(store.op_save_table(self.row(), self.seat_rows()))
+            try:
+                await self.lobby.save(self)
+            except RequestError:
+                self.seed, self.status = None, "lobby"
+                raise
             self._begin(self.game.new_state(seed=self.seed), 0.0)
         event(log, "table_started", "table started", table=self.code, game=self.game.id)
         self.broadcast_table()
@@ -682,20 +713,36 @@ class Table:
             if not accepted:
                 return
             ops: list[Callable[[Any], Any]] = [store.op_add_actions(self.code, accepted)]
+            lease = self.lease
+            if lease is not None:
+                ops.insert(0, store.op_guard(self.code, lease))
             finished = state.is_over()
             if finished:
                 record = self.make_record()
                 ops.append(store.op_finish(self.code, record, now_iso()))
+                if lease is not None:
+                    ops.append(store.op_release(self.code, lease))
             try:
+                if lease is None and self.lobby.leasing:
+                    raise store.LeaseLost(self.code, store.Lease(self.lobby.owner, -1))
                 results = await self.lobby.writer.run(_sequence(ops))
-            except Exception:
-                log.exception("table %s: storing actions failed; they are undone", self.code)
+            except Exception as exc:
                 self.state = backup
                 self.seq, self.last_t = backup_seq, backup_t
+                if isinstance(exc, store.LeaseLost):
+                    event(log, "table_lost", "lease lost: table dropped", table=self.code)
+                    self.lobby.drop(self)
+                    return
+                log.exception("table %s: storing actions failed; they are undone", self.code)
                 for conn, ref, _ in acks:
                     conn.error("server_error", "the server could not store the action", ref)
                 return
+            if lease is not None:
+                results = results[1:]
             if finished:
+                if lease is not None:
+                    results = results[:-1]
+                    self.lease = None
                 self.record_id = int(results[-1])
                 self.status = "finished"
                 self.finished_at = time.monotonic()
