@@ -547,8 +547,8 @@ class RatsState(State[RatsAction, Rats]):
         self.trick = (*self.trick, (seat, action))
         self._event_count += 1
         nxt = seat + 1
-        players = self.game.players
         alive = self.alive
+        players = len(alive)  # not self.game.players: compiled, a state's game is any object
         while True:
             if nxt == players:
                 nxt = 0
