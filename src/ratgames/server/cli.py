@@ -210,7 +210,7 @@ def _db_option() -> Callable[[F], F]:
     type=click.FloatRange(min=0),
     help="Seconds a table's lease runs when several processes share one PostgreSQL (each "
     "table owned by one process, renewed while it lives, taken over when it runs out) "
-    "[default: 6 with PostgreSQL, 0 (no leases) with SQLite].",
+    "[default: 5 with PostgreSQL, 0 (no leases) with SQLite].",
 )
 @click.option(
     "--advertise",
@@ -299,7 +299,7 @@ def serve(
         max_connections = most
     url = store.database_url(db)
     if lease is None:
-        lease = 6.0 if url.startswith("postgresql") else 0.0
+        lease = 5.0 if url.startswith("postgresql") else 0.0
     if lease and url.startswith("sqlite"):
         raise click.BadParameter(
             "leases are for several processes sharing one PostgreSQL; an SQLite database is "
