@@ -39,7 +39,7 @@ from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shar
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
-from . import views
+from . import copying, views
 from .action import (
     BID_ACT,
     CAGE_ACT,
@@ -485,6 +485,13 @@ class CagedRatsState(State[Act, CagedRats]):
         if self.phase == OVER:
             return []
         return [self.actor]
+
+    def clone(self) -> CagedRatsState:
+        # Written out (copying.py) for the compiled build; held to _fields by the tests.
+        c = CagedRatsState.__new__(CagedRatsState)
+        self._copy_core_to(c)
+        copying.copy_fields(self, c)
+        return c
 
     def is_over(self) -> bool:
         return self.phase == OVER

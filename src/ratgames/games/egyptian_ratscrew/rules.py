@@ -49,7 +49,7 @@ from ratgames.core.fields import (
 from ratgames.core.game import JSON, Chance, Game, Outcome, State
 from ratgames.core.rng import Rng
 
-from . import snapshot, views
+from . import copying, snapshot, views
 from .action import (
     COLLECT_ACTION,
     MAX_VERSION,
@@ -372,6 +372,13 @@ class RatscrewState(State[RatscrewAction, EgyptianRatscrew]):
 
     def race_open(self) -> bool:
         return self.rule != 0
+
+    def clone(self) -> RatscrewState:
+        # Written out (copying.py) for the compiled build; held to _fields by the tests.
+        c = RatscrewState.__new__(RatscrewState)
+        self._copy_core_to(c)
+        copying.copy_fields(self, c)
+        return c
 
     def is_over(self) -> bool:
         return self.phase == OVER
