@@ -18,6 +18,7 @@ import json
 import logging
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from typing import Any
@@ -67,6 +68,14 @@ def http_json(base: str, path: str, body: Any = None, timeout: float = 10.0) -> 
 async def ahttp_json(base: str, path: str, body: Any = None) -> Any:
     """:func:`http_json` from async code (in a thread)."""
     return await asyncio.to_thread(http_json, base, path, body)
+
+
+def table_ws_url(base: str, code: str) -> str:
+    """The WebSocket URL of table ``code`` at ``base``: ``ws://host:port/ws?table=CODE`` (the
+    code in the URL lets a balancer route a table's connections by it; the server reads the
+    code from the ``hello``)."""
+    url = ws_url(base)
+    return f"{url}{'&' if '?' in url else '?'}table={urllib.parse.quote(code.strip().upper())}"
 
 
 def ws_url(base: str) -> str:
@@ -175,7 +184,9 @@ class TableClient:
         while not self._closing:
             try:
                 async with websockets.connect(
-                    ws_url(self.base),
+                    # the table code in the URL lets a balancer route by it (the server reads
+                    # the code from the hello)
+                    table_ws_url(self.base, self.code),
                     max_size=8 * 2**20,
                     open_timeout=self.open_timeout,
                     ping_interval=None,
