@@ -36,7 +36,7 @@ from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
 from . import action as actions
-from . import dealing, playout, snapshot, views
+from . import copying, dealing, playout, snapshot, views
 from .action import (
     DISCARD,
     DRAW,
@@ -384,6 +384,13 @@ class RatState(State[Act, RatATatCat]):
         if self.phase == OVER:
             return []
         return [self.turn]
+
+    def clone(self) -> RatState:
+        # Written out (copying.py) for the compiled build; held to _fields by the tests.
+        c = RatState.__new__(RatState)
+        self._copy_core_to(c)
+        copying.copy_fields(self, c)
+        return c
 
     def is_over(self) -> bool:
         return self.phase == OVER
