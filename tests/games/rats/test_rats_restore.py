@@ -409,3 +409,17 @@ def test_corrupt_snapshots_are_refused_or_play_on(data: st.DataObject) -> None:
 def test_every_slot_of_the_state_is_a_declared_field() -> None:
     assert RatsState._fields is not None
     RatsState._fields.check(a_position())
+
+
+def test_the_written_out_copy_is_the_declared_one() -> None:
+    fields = RatsState._fields
+    assert fields is not None
+    for state in bot_game_positions(rats(3, jokers=1), 7, 6):
+        copy = state.clone()
+        for field in fields.fields:
+            mine, theirs = getattr(state, field.name), getattr(copy, field.name)
+            assert mine == theirs, field.name
+            if field.copy == "list":
+                assert mine is not theirs, field.name
+            elif field.copy == "shared":
+                assert mine is theirs, field.name

@@ -26,7 +26,7 @@ from ratgames.core.game import JSON, Chance, Game, Outcome, State, logistic_shar
 from ratgames.core.options import Option
 from ratgames.core.rng import Rng
 
-from . import playout, views
+from . import copying, playout, views
 from . import snapshot as snapshots
 from .action import (
     DISCARD,
@@ -341,6 +341,13 @@ class RatsState(State[RatsAction, Rats]):
         return s
 
     # --- the core contract ------------------------------------------------------------------
+
+    def clone(self) -> RatsState:
+        # Written out (copying.py) for the compiled build; held to _fields by the tests.
+        c = RatsState.__new__(RatsState)
+        self._copy_core_to(c)
+        copying.copy_fields(self, c)
+        return c
 
     @property
     def hands(self) -> list[tuple[int, ...]]:
