@@ -6,7 +6,7 @@ numbers drawn from the generator, the same actions played, the same end), listed
 own :meth:`RatsState._follows` and :func:`~ratgames.games.rats.combos.leads_of_mask` and carried
 out by :meth:`RatsState._apply`, without the core's listing and seat checks.  A play-out only to
 be scored (``scoring_only`` with a ``stage``) makes the core's :meth:`State.only_scored_after`
-promise while it lasts, so the round it ends with is dealt without shuffling the reserves.
+promise while it lasts, so the next round is not dealt once the round it plays ends.
 ``tests/core/test_random_playout.py`` and ``tests/games/rats/test_playout.py`` hold both to the
 plain loop over ``legal_actions`` and ``apply_trusted``.
 """

@@ -636,9 +636,10 @@ class RatsState(State[RatsAction, Rats]):
 
     def _end_round(self) -> None:
         """The hands are empty: the round is scored and, unless the game is over, the next
-        round dealt."""
+        round dealt (not in a state only to be scored from here, see
+        :meth:`State.only_scored_after`)."""
         size = self._score_round()
-        if size:
+        if size and (self._last_stage < 0 or self.round - 1 == self._last_stage):
             self._deal_round(size)
 
     def _score_round(self) -> int:
