@@ -32,6 +32,10 @@ export interface Model {
   rematch: string | null;
   welcomed: boolean;
   counter: number;
+  /** Slaps that took a pile, heard live (not in the history a welcome replays). */
+  slaps: number;
+  /** True from a welcome until its first state, which repeats every event so far. */
+  catchingUp: boolean;
 }
 
 export const LOG_LIMIT = 200;
@@ -48,6 +52,8 @@ export function initial(): Model {
     pending: {},
     rematch: null,
     welcomed: false,
+    slaps: 0,
+    catchingUp: true,
     counter: 0,
   };
 }
@@ -57,7 +63,7 @@ export function reduce(m: Model, msg: ServerMsg): Model {
   switch (msg.type) {
     case "welcome":
       // A fresh connection: the state that follows carries every event again.
-      return { ...m, table: msg.table, seat: msg.seat, host: msg.host, log: [], welcomed: true, pending: {} };
+      return { ...m, table: msg.table, seat: msg.seat, host: msg.host, log: [], welcomed: true, pending: {}, catchingUp: true };
     case "table":
       return { ...m, table: msg.table };
     case "state": {
@@ -68,7 +74,8 @@ export function reduce(m: Model, msg: ServerMsg): Model {
         seat: typeof e.event.seat === "number" ? e.event.seat : null,
       }));
       const log = [...m.log, ...lines].slice(-LOG_LIMIT);
-      return { ...m, state: wholeEvents(m.state, msg), log, counter };
+      const heard = m.catchingUp ? 0 : msg.events.filter((e) => e.event.kind === "slap").length;
+      return { ...m, state: wholeEvents(m.state, msg), log, counter, slaps: m.slaps + heard, catchingUp: false };
     }
     case "ack": {
       const pending = { ...m.pending };

@@ -34,6 +34,22 @@ describe("the table model", () => {
     expect(m.log.map((l) => l.text)).toEqual(["a", "b", "c"]);
   });
 
+  it("counts the slaps heard live, not those a welcome's first state repeats", () => {
+    const slap = (seq: number): StateMsg => ({
+      ...state(seq, []),
+      events: [{ event: { kind: "slap", seat: 1 }, text: "Seat 2 slaps" }],
+    });
+    let m = reduce(initial(), { type: "welcome", v: 1, table, seat: 0, host: true, server_time: 0, max_message_bytes: 4096 });
+    m = reduce(m, slap(1));
+    expect(m.slaps).toBe(0);
+    m = reduce(m, slap(2));
+    m = reduce(m, state(3, ["a"]));
+    expect(m.slaps).toBe(1);
+    m = reduce(m, { type: "welcome", v: 1, table, seat: 0, host: true, server_time: 0, max_message_bytes: 4096 });
+    m = reduce(m, slap(3));
+    expect(m.slaps).toBe(1);
+  });
+
   it("makes an abbreviated events list whole again (events_kept), for a seat and a spectator", () => {
     const ev = (n: number) => ({ kind: "x", n });
     let m = reduce(initial(), { ...state(1, []), observation: { events: [ev(1), ev(2), ev(3)] } });

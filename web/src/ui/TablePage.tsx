@@ -22,20 +22,21 @@ function reducer(m: Model, a: Action): Model {
 
 const LEVELS = ["easy", "normal", "hard", "expert"];
 
-/** A short soft tone (Web Audio; nothing if the browser has none or blocks it). */
-function beep(): void {
+/** A short soft tone (Web Audio; nothing if the browser has none or blocks it): a high one for
+ * your turn, a low short thump for a slap that took the pile. */
+function beep(frequency = 660, seconds = 0.35): void {
   try {
     const Audio = window.AudioContext;
     if (!Audio) return;
     const ctx = new Audio();
     const osc = ctx.createOscillator();
     const gain = ctx.createGain();
-    osc.frequency.value = 660;
+    osc.frequency.value = frequency;
     gain.gain.setValueAtTime(0.12, ctx.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.35);
+    gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + seconds);
     osc.connect(gain).connect(ctx.destination);
     osc.start();
-    osc.stop(ctx.currentTime + 0.35);
+    osc.stop(ctx.currentTime + seconds);
     osc.onended = () => void ctx.close();
   } catch {
     // no sound
@@ -75,6 +76,9 @@ export function TablePage(p: { code: string }): JSX.Element {
     document.title = myTurn ? "● Your turn — ratgames" : "ratgames";
     if (myTurn && sound) beep();
   }, [myTurn]);
+  useEffect(() => {
+    if (model.slaps && sound) beep(140, 0.12);
+  }, [model.slaps]);
   useEffect(() => () => void (document.title = "ratgames"), []);
   // A key that does nothing says why (as the terminal client does).  The games' own key
   // handlers run first and mark a key they used (preventDefault).
@@ -354,7 +358,7 @@ export function TablePage(p: { code: string }): JSX.Element {
                     setSound(on);
                   }}
                 />
-                Sound when your turn comes
+                Sounds: your turn, slaps
               </label>
             )}
             <section aria-labelledby="log-h" class="log-box">
