@@ -319,12 +319,17 @@ class StateFields:
 
     def check(self, state: State) -> None:
         """Checks that ``state`` holds every declared field and no undeclared one (a test of the
-        declaration against the class's slots)."""
+        declaration against the class's slots).  A compiled state class keeps no ``__slots__``
+        (its attributes are the compiler's): then every declared field must be readable."""
         slots: set[str] = set()
         for cls in type(state).__mro__:
-            if cls.__module__.startswith("ratgames.core"):
+            if cls.__module__.startswith("ratgames.core") or cls is object:
                 continue
-            slots.update(getattr(cls, "__slots__", ()))
+            if "__slots__" not in cls.__dict__:  # compiled: the attributes are the compiler's
+                for name in self.names:
+                    getattr(state, name)
+                return
+            slots.update(cls.__dict__["__slots__"])
         missing = slots - set(self.names)
         unknown = set(self.names) - slots
         if missing or unknown:

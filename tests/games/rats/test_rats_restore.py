@@ -421,5 +421,6 @@ def test_the_written_out_copy_is_the_declared_one() -> None:
             assert mine == theirs, field.name
             if field.copy == "list":
                 assert mine is not theirs, field.name
-            elif field.copy == "shared":
+            elif field.copy == "shared" and not isinstance(mine, int):
+                # (a compiled state keeps an int unboxed: each read makes a new object)
                 assert mine is theirs, field.name
