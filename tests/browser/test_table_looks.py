@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
@@ -179,3 +180,22 @@ def test_bots_are_named_as_bots(server: Server, browser: Browser):
     assert "Normal bot" in log and "Seat 2" not in log and "Seat 3" not in log, log
     assert "(bot)" not in page.locator("main").inner_text()
     page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_each_game_choice_has_its_radio_beside_its_title(
+    server: Server, browser: Browser, viewport: dict[str, int]
+) -> None:
+    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(server.base + "/")
+    choices = page.locator(".game-choice")
+    expect(choices.first).to_be_visible()
+    for i in range(choices.count()):
+        radio = choices.nth(i).locator("input[type=radio]").bounding_box()
+        title = choices.nth(i).locator("label strong").bounding_box()
+        assert radio is not None and title is not None
+        middle = radio["y"] + radio["height"] / 2
+        assert title["y"] <= middle <= title["y"] + title["height"], (i, radio, title)
+        assert radio["x"] + radio["width"] <= title["x"]
+    context.close()
