@@ -378,13 +378,22 @@ async def quick_presses(
             assert tstate is not None
             cover = "play" in tstate["legal"] and rng.random() < 0.5
             await asyncio.sleep(0.15)  # the taker's own reaction: the pile is seen a while
-            with contextlib.suppress(ClientError):
+            try:
                 await players[taker].act("play" if cover else f"slap@{version}")
-            await presser.wait(
-                lambda c, v=version: (
-                    c.over or (c.state is not None and c.state["observation"]["pile_version"] > v)
+            except ClientError:
+                # Refused (the pile moved on meanwhile, or the taker pressed too often):
+                # no new pile from this one, look again.
+                await asyncio.sleep(0.5)
+                continue
+            try:
+                await presser.wait(
+                    lambda c, v=version: (
+                        c.over
+                        or (c.state is not None and c.state["observation"]["pile_version"] > v)
+                    )
                 )
-            )
+            except TimeoutError:
+                continue  # the new pile never reached the presser: no trial here
             pstate = presser.state
             assert pstate is not None
             pobs = pstate["observation"]

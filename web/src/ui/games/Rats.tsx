@@ -41,8 +41,14 @@ export function RatsTable(p: GameProps): JSX.Element {
     const before = shownBefore.current;
     shownBefore.current = { seq: p.state.seq, cards: onTable };
     if (p.state.seq <= before.seq) return;
-    const won = p.state.events.map((e) => e.event).find((e) => e.kind === "trick");
-    if (won) flyAway(before.cards.filter((c) => !onTable.includes(c)), `[data-testid="seat-${won.winner}"]`);
+    const events = p.state.events.map((e) => e.event);
+    const won = events.find((e) => e.kind === "trick");
+    if (!won) return;
+    // The play that ended the trick was never drawn on it: its cards fly from where they were
+    // (a hand) with the rest.
+    const closing = events.filter((e) => e.kind === "play").flatMap((e) => (e.cards ?? []) as string[]);
+    const gone = [...before.cards, ...closing].filter((c, i, all) => !onTable.includes(c) && all.indexOf(c) === i);
+    flyAway(gone, `[data-testid="seat-${won.winner}"]`);
   }, [p.state.seq]);
 
   // Keep the choice to cards still in the hand.
