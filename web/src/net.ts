@@ -1,6 +1,15 @@
 // The WebSocket to the server: hello, answering pings, numbering actions, and reconnecting
 // with a growing pause whenever the connection is lost (the seat token brings the seat back).
+// Behind a balancer in front of several server processes, the table code goes in the URL (the
+// balancer routes a table's connections by it), and a process that does not hold the table
+// closes with MOVED naming the one that does: the connection goes there, and back to the
+// page's own address when that process cannot be reached (it died: the table comes back on
+// another process, which the balancer then routes to).
 import type { ServerMsg } from "./protocol";
+
+/** The close code of a server process that does not serve the table; the close reason is
+ * the address (http://host:port) of the one that does, or empty when it is not known. */
+export const MOVED = 4009;
 
 /** The part of a WebSocket used here (tests pass a fake). */
 export interface SocketLike {
@@ -38,6 +47,31 @@ export function socketUrl(loc: { protocol: string; host: string }): string {
   return `${loc.protocol === "https:" ? "wss:" : "ws:"}//${loc.host}/ws`;
 }
 
+/** ``url`` with the table code as its ``table`` parameter (``/ws?table=CODE``), where a
+ * balancer reads it to route the table's connections to one process. */
+export function tableUrl(url: string, code: string): string {
+  const param = `table=${encodeURIComponent(code.trim().toUpperCase())}`;
+  return url + (url.includes("?") ? "&" : "?") + param;
+}
+
+/** The WebSocket address of the process a MOVED close names (its reason: ``http://host:port``
+ * or ``https://...``), or null if the reason names none, or one this page may not open (an
+ * unencrypted socket from an https page, which the browser refuses). */
+export function movedUrl(reason: string, pageUrl: string): string | null {
+  const where = reason.trim().replace(/\/+$/, "");
+  const found = /^(https?):\/\/([^/?#\s]+)$/.exec(where);
+  if (found === null) return null;
+  const secure = found[1] === "https";
+  if (!secure && pageUrl.startsWith("wss:")) return null;
+  return `${secure ? "wss:" : "ws:"}//${found[2]}/ws`;
+}
+
+/** The pause before reconnecting after the ``moves``-th MOVED in a row (ms): short, as the
+ * table is either at the address named or back on a live process once its lease runs out. */
+export function movedPause(moves: number): number {
+  return Math.min(1000, 100 * 2 ** Math.max(0, moves - 1));
+}
+
 export class Connection {
   status: Status = "connecting";
   rtt: number | null = null;
@@ -48,9 +82,15 @@ export class Connection {
   private stopped = false;
   private takenOver = false;
   private readonly now: () => number;
+  /** The WebSocket address connected to: the page's own (``opts.url``), or the process a
+   * MOVED close named. */
+  url: string;
+  /** MOVED closes since the last welcome. */
+  moves = 0;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.now = opts.now ?? (() => performance.now());
+    this.url = opts.url;
     this.open();
   }
 
@@ -72,9 +112,9 @@ export class Connection {
     const make = this.opts.makeSocket ?? ((url: string) => new WebSocket(url) as SocketLike);
     let socket: SocketLike;
     try {
-      socket = make(this.opts.url);
+      socket = make(tableUrl(this.url, this.opts.table));
     } catch {
-      this.retry();
+      this.lost();
       return;
     }
     this.socket = socket;
@@ -94,29 +134,60 @@ export class Connection {
         this.rtt = msg.rtt_ms;
         this.send({ type: "pong", v: 1, id: msg.id, client_time: this.now() });
       }
+      if (msg.type === "welcome") this.moves = 0;
       if (msg.type === "error" && msg.code === "bad_token" && /taken over/.test(msg.message)) {
         this.takenOver = true;
       }
       this.opts.onMessage(msg);
     };
-    socket.onclose = () => {
+    socket.onclose = (ev) => {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.takenOver) {
         this.stop("This seat is now played from another window.");
         return;
       }
-      this.retry();
+      if (ev?.code === MOVED) {
+        this.moved(String(ev.reason ?? ""));
+        return;
+      }
+      this.lost();
     };
     socket.onerror = () => {
       // onclose follows and retries
     };
   }
 
+  /** The table is another process's: go where the close named (else to the same address,
+   * where a process takes the table over once its lease has run out). */
+  private moved(reason: string): void {
+    this.moves += 1;
+    this.url = movedUrl(reason, this.opts.url) ?? this.opts.url;
+    this.later(movedPause(this.moves));
+  }
+
+  /** The connection failed or was lost: at a process a MOVED close named, go back to the
+   * page's own address at once (that process is gone, or cannot be reached from here);
+   * else try again after a growing pause. */
+  private lost(): void {
+    if (this.url !== this.opts.url) {
+      this.url = this.opts.url;
+      this.later(0);
+      return;
+    }
+    this.retry();
+  }
+
   private retry(): void {
     if (this.stopped) return;
     const pause = backoff(this.failures);
     this.failures += 1;
+    this.later(pause);
+  }
+
+  /** Connect again after ``pause`` ms. */
+  private later(pause: number): void {
+    if (this.stopped) return;
     this.setStatus("retrying");
     const schedule = this.opts.schedule ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
     this.timer = schedule(() => {
