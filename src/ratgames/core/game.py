@@ -345,6 +345,14 @@ class Game(ABC):
         moment that position reached its player (``docs/server.md``, "Fair races")."""
         return None
 
+    def late_seats(self) -> tuple[int, ...]:
+        """The seats that need nobody at the start: a table may begin with them open, and a
+        person or a bot may take them while the game is played, coming in as the rules say
+        (Egyptian Ratscrew's newcomers slap in).  The engine deals them in as it would an absent
+        player; a server lets them be taken after the start and nothing else.  By default
+        none."""
+        return ()
+
     def aimed_at(self, action: object, version: int) -> Action:
         """The race action ``action`` (one :meth:`race_aim` names a version for) aimed at
         position ``version`` instead: a press too quick to answer the latest pile is judged at

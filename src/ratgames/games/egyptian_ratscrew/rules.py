@@ -220,6 +220,11 @@ class EgyptianRatscrew(Game):
     def aimed_at(self, action: object, version: int) -> Slap:
         return slap(version)
 
+    def late_seats(self) -> tuple[int, ...]:
+        """The newcomers' seats (option ``newcomers``, the last ones): not dealt in, they may
+        be taken after the start and come in by slapping in."""
+        return tuple(range(self.players - self.newcomers, self.players))
+
     def _new_state(self, chance: Chance, deal: Mapping[str, Any] | None) -> RatscrewState:
         stacks = shuffled_deal(self, chance.rng) if deal is None else read_deal(self, deal)
         state = RatscrewState.__new__(RatscrewState)
