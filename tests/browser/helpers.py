@@ -110,7 +110,11 @@ def create_table(
         if isinstance(value, bool):
             field.set_checked(value)
         elif field.evaluate("e => e.tagName") == "SELECT":
-            field.select_option(value)
+            # A structured option ("rounds=3"): its form, then its number.
+            word, _, number = value.partition("=")
+            field.select_option(word)
+            if number:
+                page.locator(f"#opt-{name}-n").fill(number)
         else:
             field.fill(value)
     page.get_by_role("button", name="Create the table").click()

@@ -100,11 +100,25 @@ def test_the_phone_lobby_fits_and_creates_a_table(server: Server, browser: Brows
     for word in ("turn_cap", "memory_aid", "pimc", "Safety cap"):
         assert word not in form.inner_text()
     expect(page.locator("#opt-turn_cap")).to_be_hidden()
+    # How the game ends is a choice and a number, not a code to type.
+    assert "elimination=100" not in form.inner_text()
+    mode = page.locator("#opt-mode")
+    assert mode.evaluate("e => e.tagName") == "SELECT"
+    assert mode.locator("option").all_inner_texts()[:2] == ["One round", "A number of rounds"]
+    expect(page.locator("#opt-mode-n")).to_have_value("100")  # the default: out at 100
+    mode.select_option("rounds")
+    expect(page.locator("#opt-mode-n")).to_have_value("3")  # where a number of rounds starts
+    page.locator("#opt-mode-n").fill("5")
+    mode_box = page.locator("#opt-mode").bounding_box()
+    assert mode_box and mode_box["height"] >= 40, mode_box
     no_overflow(page)
     page.locator("#name").fill("Ann")
     page.get_by_role("button", name="Create the table").click()  # no other element in the way
     page.wait_for_url("**/t/*")
     no_overflow(page)
+    code = page.url.rstrip("/").rsplit("/", 1)[-1]
+    table = page.request.get(f"{server.base}/api/tables/{code}").json()
+    assert table["options"]["mode"] == "rounds=5", table
     context.close()
 
 

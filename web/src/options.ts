@@ -1,16 +1,18 @@
 // A game's options as form controls, from the lobby's description of each option
 // (its default, the allowed values in words, and a help text).
-import type { Json, OptionInfo } from "./protocol";
+import type { Json, OptionForm, OptionInfo } from "./protocol";
 
 export type Control =
   | { kind: "bool" }
   | { kind: "choice"; choices: string[] }
   | { kind: "int"; min: number | null; max: number | null }
+  | { kind: "forms"; forms: OptionForm[] }
   | { kind: "text" };
 
 export function controlFor(info: OptionInfo): Control {
   const allowed = info.allowed;
   if (typeof info.default === "boolean") return { kind: "bool" };
+  if (info.forms?.length) return { kind: "forms", forms: info.forms };
   const one = /^one of (.*)$/.exec(allowed);
   if (one) {
     const choices = one[1]
@@ -49,4 +51,20 @@ export function changedOptions(
     if (info && value !== info.default) out[name] = value;
   }
   return out;
+}
+
+/** A structured value ("rounds=3", "round") split into its form and number; a value that fits
+ * no form is read as the first form (with the number it starts at). */
+export function splitForm(forms: OptionForm[], value: Json): { form: OptionForm; n: number } {
+  const [word, number] = String(value).split("=");
+  const form = forms.find((f) => f.word === word && f.number === (number !== undefined)) ?? forms[0];
+  const n = form.number && number !== undefined && /^\d+$/.test(number) ? Number(number) : form.start;
+  return { form, n };
+}
+
+/** A form and its number as the option's value: "rounds=3", or the word alone. */
+export function joinForm(form: OptionForm, n: number): string {
+  if (!form.number) return form.word;
+  const kept = Number.isFinite(n) ? Math.min(form.maximum, Math.max(form.minimum, Math.round(n))) : form.minimum;
+  return `${form.word}=${kept}`;
 }

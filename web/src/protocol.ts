@@ -345,12 +345,27 @@ export interface GameInfo {
   title: string;
 }
 /**
- * One option of a game: its default, the values allowed (in words) and what it does.
+ * One option of a game: its default, the values allowed (in words) and what it does;
+ * ``forms``, for a structured option, the shapes its value takes (``rounds=3``).
  */
 export interface OptionInfo {
   allowed: string;
   default: any;
+  forms: OptionForm[] | null;
   help: string;
+}
+/**
+ * One shape a structured option's value takes: ``word`` alone, or ``word=N`` when
+ * ``number`` (N from ``minimum`` to ``maximum``, ``start`` offered first); ``help`` says it
+ * in words.
+ */
+export interface OptionForm {
+  help: string;
+  maximum: number;
+  minimum: number;
+  number: boolean;
+  start: number;
+  word: string;
 }
 /**
  * ``POST /api/tables/{code}/join``: take ``seat`` (default: the first open one).

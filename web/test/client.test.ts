@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { initial, personalise, reduce, refusalText, seatNames, sent } from "../src/model";
 import { backoff, Connection, type SocketLike, socketUrl } from "../src/net";
-import { changedOptions, controlFor, optionValue } from "../src/options";
+import { changedOptions, controlFor, joinForm, optionValue, splitForm } from "../src/options";
+import type { OptionForm, OptionInfo } from "../src/protocol";
 import type { StateMsg, TableInfo } from "../src/protocol";
 import { cleanCode, parseRoute, seatLink, seatLinkToken } from "../src/route";
 import { type KeyValue, Memory } from "../src/storage";
@@ -215,18 +216,38 @@ describe("routes, codes, options and storage", () => {
   });
 
   it("turns option descriptions into controls and values", () => {
-    expect(controlFor({ default: true, allowed: "true or false", help: "" })).toEqual({ kind: "bool" });
-    expect(controlFor({ default: "gamewright", allowed: "one of 'gamewright', 'forlago'", help: "" })).toEqual({
+    const info = (o: Omit<OptionInfo, "forms">, forms: OptionForm[] | null = null): OptionInfo => ({ ...o, forms });
+    expect(controlFor(info({ default: true, allowed: "true or false", help: "" }))).toEqual({ kind: "bool" });
+    expect(controlFor(info({ default: "gamewright", allowed: "one of 'gamewright', 'forlago'", help: "" }))).toEqual({
       kind: "choice",
       choices: ["gamewright", "forlago"],
     });
-    const jokers = { default: 0, allowed: "one of 0, 1, 2", help: "" };
+    const jokers = info({ default: 0, allowed: "one of 0, 1, 2", help: "" });
     expect(controlFor(jokers)).toEqual({ kind: "choice", choices: ["0", "1", "2"] });
     expect(optionValue(jokers, "2")).toBe(2);
-    const cap = { default: 200, allowed: "a whole number from 1 to 100000", help: "" };
+    const cap = info({ default: 200, allowed: "a whole number from 1 to 100000", help: "" });
     expect(controlFor(cap)).toEqual({ kind: "int", min: 1, max: 100000 });
-    expect(controlFor({ default: "elimination=100", allowed: "round, rounds=N", help: "" })).toEqual({ kind: "text" });
+    expect(controlFor(info({ default: "x", allowed: "any text", help: "" }))).toEqual({ kind: "text" });
     expect(changedOptions({ cap, jokers }, { cap: 200, jokers: 1 })).toEqual({ jokers: 1 });
+  });
+
+  it("offers a structured option as its forms and a number", () => {
+    const forms: OptionForm[] = [
+      { word: "round", help: "One round", number: false, minimum: 1, maximum: 100000, start: 1 },
+      { word: "rounds", help: "A number of rounds", number: true, minimum: 1, maximum: 100000, start: 3 },
+      { word: "elimination", help: "Out at a total", number: true, minimum: 1, maximum: 500, start: 100 },
+    ];
+    const mode: OptionInfo = { default: "elimination=100", allowed: "round, rounds=N or elimination=N", help: "", forms };
+    expect(controlFor(mode)).toEqual({ kind: "forms", forms });
+    expect(splitForm(forms, "elimination=100")).toEqual({ form: forms[2], n: 100 });
+    expect(splitForm(forms, "round")).toEqual({ form: forms[0], n: 1 });
+    expect(splitForm(forms, "rounds=3")).toEqual({ form: forms[1], n: 3 });
+    expect(splitForm(forms, "nonsense")).toEqual({ form: forms[0], n: 1 });
+    expect(joinForm(forms[1], 3)).toBe("rounds=3");
+    expect(joinForm(forms[0], 3)).toBe("round");
+    expect(joinForm(forms[2], 9999)).toBe("elimination=500"); // kept within its bounds
+    expect(joinForm(forms[1], 0)).toBe("rounds=1");
+    expect(joinForm(forms[1], Number.NaN)).toBe("rounds=1");
   });
 
   it("remembers the name, the seat tokens of each table, and carries them to a rematch", () => {

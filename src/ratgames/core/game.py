@@ -442,7 +442,12 @@ class Game(ABC):
             "real_time": self.real_time,
             "rules_version": self.rules_version,
             "options": {
-                o.name: {"default": o.default, "allowed": o.describe_allowed(), "help": o.help}
+                o.name: {
+                    "default": o.default,
+                    "allowed": o.describe_allowed(),
+                    "help": o.help,
+                    **({"forms": [dataclasses.asdict(f) for f in o.forms]} if o.forms else {}),
+                }
                 for o in self.option_specs
             },
         }

@@ -27,6 +27,57 @@ _FALSE = {"false", "no", "off", "0"}
 
 
 @dataclass(frozen=True)
+class Form:
+    """One shape a structured option's value may take: a word alone (``round``) or a word and a
+    whole number (``rounds=N``, N from ``minimum`` to ``maximum``).  ``help`` says it in words
+    for a form control ("A number of rounds"), which offers ``start`` when this form is chosen."""
+
+    word: str
+    help: str
+    number: bool = False
+    minimum: int = 1
+    maximum: int = 100_000
+    start: int = 1
+
+    def text(self) -> str:
+        return f"{self.word}=N" if self.number else self.word
+
+
+def _forms_allowed(forms: tuple[Form, ...]) -> str:
+    shapes = [f.text() for f in forms]
+    words = shapes[0] if len(shapes) == 1 else ", ".join(shapes[:-1]) + " or " + shapes[-1]
+    numbered = {(f.minimum, f.maximum) for f in forms if f.number}
+    if len(numbered) == 1:
+        lo, hi = numbered.pop()
+        words += f" (N {_range_words('a whole number', lo, hi)})"
+    elif numbered:
+        ranges = [
+            f"{f.word}: {_range_words('a whole number', f.minimum, f.maximum)}"
+            for f in forms
+            if f.number
+        ]
+        words += " (" + "; ".join(ranges) + ")"
+    return words
+
+
+def _parse_form(forms: tuple[Form, ...], value: Any) -> str:
+    """``value`` as one of ``forms`` (spaces and case forgiven), or ValueError naming them."""
+    refused = ValueError(f"{_show(value)} is not allowed; use {_forms_allowed(forms)}")
+    if not isinstance(value, str):
+        raise refused
+    text = "".join(value.split()).lower()
+    word, sep, number = text.partition("=")
+    for form in forms:
+        if form.word != word or bool(sep) != form.number:
+            continue
+        if not form.number:
+            return word
+        if number.isdigit() and form.minimum <= int(number) <= form.maximum:
+            return f"{word}={int(number)}"
+    raise refused
+
+
+@dataclass(frozen=True)
 class Option:
     """One named option: its default, what it means and which values it allows.
 
@@ -34,7 +85,8 @@ class Option:
     ``choices`` limits a value to a list; ``minimum``/``maximum`` bound a number; ``parse`` is a
     custom converter for structured values (it raises :class:`ValueError` with what is allowed).
     ``presets`` makes this option a preset: for each of its values, the defaults it gives to
-    other options (an option the user names explicitly still wins).
+    other options (an option the user names explicitly still wins).  ``forms`` makes a text
+    option structured: its value is one of the :class:`Form` shapes (``round``, ``rounds=3``).
     """
 
     name: str
@@ -50,11 +102,14 @@ class Option:
     """For an option whose value may be a path to a file on the machine that runs the bot (a
     weights file): the names it takes that read no file of the user's (those that come with
     ratgames).  A server accepts only these from its clients."""
+    forms: tuple[Form, ...] = ()
 
     def describe_allowed(self) -> str:
         """Words for the values this option takes."""
         if self.allowed:
             return self.allowed
+        if self.forms:
+            return _forms_allowed(self.forms)
         if self.choices is not None:
             return "one of " + ", ".join(_show(c) for c in self.choices)
         kind = type(self.default)
@@ -73,9 +128,9 @@ class Option:
 
     def coerce(self, value: Any) -> Any:
         """Turn ``value`` (Python or text) into this option's value, or raise OptionError."""
-        if self.parse is not None:
+        if self.parse is not None or self.forms:
             try:
-                return self.parse(value)
+                return self.parse(value) if self.parse else _parse_form(self.forms, value)
             except (ValueError, TypeError) as exc:
                 raise OptionError(f"option {self.name!r}: {exc}") from None
         kind = type(self.default)

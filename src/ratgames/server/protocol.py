@@ -565,12 +565,27 @@ class Joined(Message):
     token: str
 
 
+class OptionForm(Message):
+    """One shape a structured option's value takes: ``word`` alone, or ``word=N`` when
+    ``number`` (N from ``minimum`` to ``maximum``, ``start`` offered first); ``help`` says it
+    in words."""
+
+    word: str
+    help: str
+    number: bool
+    minimum: int
+    maximum: int
+    start: int
+
+
 class OptionInfo(Message):
-    """One option of a game: its default, the values allowed (in words) and what it does."""
+    """One option of a game: its default, the values allowed (in words) and what it does;
+    ``forms``, for a structured option, the shapes its value takes (``rounds=3``)."""
 
     default: Any
     allowed: str
     help: str
+    forms: list[OptionForm] | None = None
 
 
 class BotParam(Message):

@@ -3,7 +3,7 @@
 import type { JSX } from "preact";
 import { useContext, useEffect, useState } from "preact/hooks";
 import { api, ApiError } from "../api";
-import { changedOptions, controlFor, optionValue } from "../options";
+import { changedOptions, controlFor, joinForm, optionValue, splitForm } from "../options";
 import type { GameInfo, Json, OptionInfo, TableInfo } from "../protocol";
 import { cleanCode } from "../route";
 import { Ctx } from "./context";
@@ -340,6 +340,54 @@ function OptionField(p: { name: string; info: OptionInfo; value: Json; set: (raw
           <span>{shown}</span>
         </label>
       </div>
+    );
+  }
+  if (control.kind === "forms") {
+    // A structured value: which form (a select) and, for a form that takes one, its number.
+    const { form, n } = splitForm(control.forms, value);
+    const deflt = splitForm(control.forms, info.default);
+    return (
+      <fieldset class="option forms">
+        <legend>{shown.split(":")[0]}</legend>
+        <div class="form-row">
+          <label class="field" for={id}>
+            <span class="visually-hidden">{shown.split(":")[0]}: </span>
+            <select
+              id={id}
+              value={form.word}
+              aria-describedby={`${id}-help`}
+              onChange={(e) => {
+                const word = (e.currentTarget as HTMLSelectElement).value;
+                const next = control.forms.find((f) => f.word === word) ?? form;
+                set(joinForm(next, deflt.form === next ? deflt.n : next.start));
+              }}
+            >
+              {control.forms.map((f) => (
+                <option value={f.word} key={f.word}>
+                  {f.help}
+                </option>
+              ))}
+            </select>
+          </label>
+          {form.number ? (
+            <label class="field number" for={`${id}-n`}>
+              <span class="visually-hidden">{form.help}: </span>
+              <input
+                id={`${id}-n`}
+                type="number"
+                min={form.minimum}
+                max={form.maximum}
+                value={String(n)}
+                onInput={(e) => set(joinForm(form, Number((e.currentTarget as HTMLInputElement).value)))}
+              />
+            </label>
+          ) : null}
+        </div>
+        <small id={`${id}-help`} class="help">
+          Default: {deflt.form.help.toLowerCase()}
+          {deflt.form.number ? `: ${deflt.n}` : ""}.
+        </small>
+      </fieldset>
     );
   }
   const def = control.kind === "choice" ? choiceWords(String(info.default)) : String(info.default);

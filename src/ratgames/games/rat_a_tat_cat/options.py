@@ -3,28 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from ratgames.core.options import Form, Option
 
-from ratgames.core.options import Option
-
-MODE_ALLOWED = "round, rounds=N, minutes=N or elimination=N (N a whole number of at least 1)"
 SECONDS_PER_TURN = 10.0
 """The clock of ``mode=minutes=N`` for a turn whose last action carries no time."""
 
-
-def parse_mode(value: Any) -> str:
-    """The ``mode`` option read (spaces and case forgiven), or ValueError naming the modes."""
-    if not isinstance(value, str):
-        raise ValueError(f"{value!r} is not allowed; use {MODE_ALLOWED}")
-    text = "".join(value.split()).lower()
-    if text == "round":
-        return text
-    kind, sep, number = text.partition("=")
-    if sep and kind in ("rounds", "minutes", "elimination") and number.isdigit():
-        n = int(number)
-        if 1 <= n <= 100_000:
-            return f"{kind}={n}"
-    raise ValueError(f"{value!r} is not allowed; use {MODE_ALLOWED}")
+MODES = (
+    Form("round", "One round"),
+    Form("rounds", "A number of rounds", number=True, start=3),
+    Form("minutes", "Rounds until a number of minutes", number=True, start=15),
+    Form("elimination", "Out at a total (the last player in wins)", number=True, start=100),
+)
+"""How a game may end (``mode``): one round, N rounds, N minutes, or out at a total of N."""
 
 
 def mode_parts(mode: str) -> tuple[str, int]:
@@ -64,9 +54,9 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "mode",
         "elimination=100",
-        "How the game ends: round, rounds=N, minutes=N or elimination=N.",
-        parse=parse_mode,
-        allowed=MODE_ALLOWED,
+        "How the game ends: one round, N rounds, rounds until N minutes have passed, or "
+        "elimination (a player whose total reaches N is out; the last player in wins).",
+        forms=MODES,
     ),
     Option(
         "memory_aid",
