@@ -263,6 +263,10 @@ export interface TableInfo {
  */
 export interface SeatInfo {
   /**
+   * When the seat was taken during play (seconds of play).
+   */
+  arrived: number | null;
+  /**
    * A bot plays for the absent person.
    */
   away_bot: boolean;
@@ -273,6 +277,10 @@ export interface SeatInfo {
   connected: boolean;
   host: boolean;
   kind: "open" | "person" | "bot";
+  /**
+   * A seat for a late arrival: the game may start with it open, and a person (joining) or a bot (the host's fill_bots or seat change) may take it during play.
+   */
+  late: boolean;
   name: string | null;
   seat: number;
 }

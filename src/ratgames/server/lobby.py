@@ -549,23 +549,47 @@ class Lobby:
     # --- host actions ---------------------------------------------------------------------------
 
     async def fill_bots(self, table: Table, spec: str | None) -> None:
+        """Bots in the open seats; once the game has started, in its open late seats (bots
+        arriving late, ``Table.seat_bot_late``)."""
         async with table.lock:
-            if table.status != "lobby":
-                raise RequestError(409, "wrong_status", "the game has already started")
+            late = table.open_late_seats()
+            if table.status != "lobby" and not late:
+                raise RequestError(
+                    409, "wrong_status", "the game has already started (no late seat is open)"
+                )
             try:
                 resolved = resolve_bot(table.game, spec, self.settings)
             except RatgamesError as exc:
                 raise RequestError(400, "invalid_message", str(exc)) from None
+            for i in late:
+                table.seat_bot_late(i, spec or "normal", resolved)
             for s in table.seats:
-                if s.kind == "open":
+                if s.kind == "open" and table.status == "lobby":
                     s.kind, s.name, s.bot = "bot", (spec or "normal"), resolved
             await self.save(table)
         table.broadcast_table()
+        table.after_change()
 
     async def change_seat(self, table: Table, seat: int, kind: str, spec: str | None) -> None:
+        if table.status == "playing" and kind == "bot" and seat in table.open_late_seats():
+            async with table.lock:
+                try:
+                    resolved = resolve_bot(table.game, spec, self.settings)
+                except RatgamesError as exc:
+                    raise RequestError(400, "invalid_message", str(exc)) from None
+                table.seat_bot_late(seat, spec or "normal", resolved)
+                await self.save(table)
+            table.broadcast_table()
+            table.after_change()
+            return
         async with table.lock:
             if table.status != "lobby":
-                raise RequestError(409, "wrong_status", "the game has already started")
+                raise RequestError(
+                    409,
+                    "wrong_status",
+                    "the game has already started (once it has, only a bot may be seated, and "
+                    "only in an open seat for late arrivals)",
+                )
             if not 0 <= seat < len(table.seats):
                 raise RequestError(
                     400,

@@ -288,6 +288,14 @@ class SeatInfo(Message):
     connected: bool = False
     away_bot: bool = Field(default=False, description="A bot plays for the absent person.")
     host: bool = False
+    late: bool = Field(
+        default=False,
+        description="A seat for a late arrival: the game may start with it open, and a person "
+        "(joining) or a bot (the host's fill_bots or seat change) may take it during play.",
+    )
+    arrived: float | None = Field(
+        default=None, description="When the seat was taken during play (seconds of play)."
+    )
 
 
 class TableInfo(Message):

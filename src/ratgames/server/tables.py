@@ -177,7 +177,10 @@ class Seat:
     away_bot: Bot | None = None
     away_timer: asyncio.TimerHandle | None = None
     player: Bot | None = None
-    """The bot object of a bot seat (made at the start)."""
+    """The bot object of a bot seat (made at the start, or when it arrives late)."""
+    arrived: float | None = None
+    """When a person or a bot took this seat after the start (seconds of play; a late seat,
+    :meth:`Table.late_seats`), or None."""
 
     def row(self, index: int) -> store.SeatRow:
         return store.SeatRow(index, self.kind, self.name, self.bot, self.token_hash)
@@ -343,6 +346,7 @@ class Table:
         its seats and its host (their tokens), not spectators or anyone who merely knows the
         code."""
         hosts = {c.seat for c in self.conns if c.host and c.seat is not None}
+        late = self.late_seats()
         return {
             "code": self.code,
             "link": f"/t/{self.code}",
@@ -361,6 +365,8 @@ class Table:
                     "connected": s.kind == "bot" or s.conn is not None,
                     "away_bot": s.away_bot is not None,
                     "host": i in hosts,
+                    "late": i in late,
+                    "arrived": None if s.arrived is None else round(s.arrived, 3),
                 }
                 for i, s in enumerate(self.seats)
             ],
@@ -525,9 +531,21 @@ class Table:
 
     # --- seats ----------------------------------------------------------------------------------
 
+    def late_seats(self) -> frozenset[int]:
+        """The seats for late arrivals (:meth:`Game.late_seats`): the game may start with them
+        open, and a person or a bot may take one while the game is played."""
+        return frozenset(self.game.late_seats())
+
+    def open_late_seats(self) -> list[int]:
+        """The late seats still open while the game is played (none before or after it)."""
+        if self.status != "playing" or self.state is None or self.state.is_over():
+            return []
+        late = self.late_seats()
+        return [i for i, s in enumerate(self.seats) if s.kind == "open" and i in late]
+
     def open_seat(self, wanted: int | None) -> int:
         if self.status != "lobby":
-            raise RequestError(409, "wrong_status", "the game has started: no seat can be taken")
+            return self._open_late_seat(wanted)
         if wanted is not None:
             if not 0 <= wanted < len(self.seats):
                 raise RequestError(
@@ -543,11 +561,67 @@ class Table:
                 return i
         raise RequestError(409, "wrong_status", "the table has no open seat")
 
+    def _open_late_seat(self, wanted: int | None) -> int:
+        """A seat to take once the game has started: an open late seat (``wanted``, or the
+        first), or why there is none."""
+        if self.status != "playing":
+            raise RequestError(409, "wrong_status", "the game is over: no seat can be taken")
+        late = self.late_seats()
+        if not late:
+            raise RequestError(
+                409,
+                "wrong_status",
+                "the game has started: no seat can be taken (this table has no seats for late "
+                "arrivals; watch it instead)",
+            )
+        free = self.open_late_seats()
+        names = ", ".join(str(i) for i in sorted(late))
+        if wanted is None:
+            if free:
+                return free[0]
+            raise RequestError(
+                409,
+                "wrong_status",
+                f"the game has started and its seats for late arrivals ({names}) are taken",
+            )
+        if not 0 <= wanted < len(self.seats):
+            raise RequestError(
+                409,
+                "wrong_status",
+                f"there is no seat {wanted}; seats are 0 to {len(self.seats) - 1}",
+            )
+        if wanted not in free:
+            why = "is taken" if wanted in late else "is not a seat for late arrivals"
+            raise RequestError(
+                409,
+                "wrong_status",
+                f"the game has started and seat {wanted} {why}; the seats for late arrivals "
+                f"are {names}, open now: {', '.join(map(str, free)) or 'none'}",
+            )
+        return wanted
+
     def take_seat(self, seat: int, name: str) -> str:
         token = new_token()
         s = self.seats[seat]
         s.kind, s.name, s.token_hash, s.bot = "person", name, hash_token(token), None
+        if self.status == "playing":
+            s.arrived = self.now()
         return token
+
+    def seat_bot_late(self, seat: int, name: str, spec: str) -> None:
+        """A bot arrives at open late seat ``seat`` during play: made now, it reacts from the
+        next change on (and at once to the pile as it is)."""
+        if seat not in self.open_late_seats():
+            raise RequestError(
+                409,
+                "wrong_status",
+                f"the game has started: seat {seat} is not an open seat for late arrivals",
+            )
+        s = self.seats[seat] = Seat("bot", name=name, bot=spec)
+        s.arrived = self.now()
+        s.player = make_bot(self.game, spec, seed=(self.seed or 0) + 7919 * seat)
+        within_budget(s.player, self.lobby.settings)
+        s.player.new_game(seat)
 
     def check_name_free(self, name: str) -> None:
         """Refuse ``name`` if another seat goes by it, or by one that looks the same (the same
@@ -592,7 +666,8 @@ class Table:
         async with self.lock:
             if self.status != "lobby":
                 raise RequestError(409, "wrong_status", "the game has already started")
-            empty = [i for i, s in enumerate(self.seats) if s.kind == "open"]
+            late = self.late_seats()
+            empty = [i for i, s in enumerate(self.seats) if s.kind == "open" and i not in late]
             if empty:
                 raise RequestError(
                     409,
@@ -769,13 +844,22 @@ class Table:
 
     def make_record(self) -> dict[str, Any]:
         assert self.state is not None
-        seats = [
-            {
+        late = self.late_seats()
+        seats: list[dict[str, Any]] = []
+        for i, s in enumerate(self.seats):
+            seat: dict[str, Any] = {
                 "name": s.name or self.game.seat_name(i),
                 "player": s.bot if s.kind == "bot" and s.bot else "human",
             }
-            for i, s in enumerate(self.seats)
-        ]
+            if i in late:
+                # Who came late and when they took the seat (seconds of play; unknown for a
+                # seat taken before a restart); the game's own events say when they came in.
+                seat["late"] = True
+                if s.kind == "open":
+                    seat["player"] = "nobody"
+                if s.arrived is not None:
+                    seat["arrived"] = round(s.arrived, 3)
+            seats.append(seat)
         return self.state.record(seats, table=self.code, game_no=self.game_no)
 
     def end_play(self) -> None:

@@ -1,0 +1,219 @@
+"""Late arrivals at a running table (a real server on loopback): a table whose game names seats
+for late arrivals (``Game.late_seats``: Egyptian Ratscrew's newcomers) starts without them; a
+person who joins after the start takes such a seat, sees the game from it and comes in with a
+valid slap; the host's bots may arrive late too; the record says who came late and when, and
+replays exactly.  A table without such seats still refuses anyone once it has started."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import pytest
+
+import ratgames
+from ratgames.server.client import ClientError, TableClient, ahttp_json
+
+from .conftest import Running, run
+from .helpers import FAST_ER_BOT, connect, create
+
+GID = "egyptian-ratscrew"
+QUIET_BOT = "heuristic:play_ms=200,miss=1,false_slap=0"
+"""A bot that plays its cards at once and never slaps: the late arrival's slaps race nobody."""
+
+
+async def play_turns(client: TableClient, pace: float = 0.2) -> None:
+    """Play and collect, ``pace`` seconds after the turn comes (a person's pace, so that others
+    have time to slap), never slapping, until the game ends."""
+    while await client.my_turn_or_end(timeout=30):
+        seq = client.state["seq"] if client.state else 0
+        moves = [a for a in client.legal if not a.startswith("slap")]
+        if moves:
+            await asyncio.sleep(pace)
+            if client.state is not None and client.state["seq"] == seq:
+                with contextlib.suppress(ClientError):  # a slap may have taken the pile first
+                    await client.act(moves[0])
+                continue
+        await client.wait(lambda c, s=seq: c.over or (c.state is not None and c.state["seq"] > s))
+
+
+def _kinds(client: TableClient) -> list[str]:
+    events = client.state["events"] if client.state else []
+    return [e["event"].get("kind", "") for e in events]
+
+
+async def _slap_in(late: TableClient, timeout: float = 30.0) -> dict[str, Any]:
+    """Slap the first slappable pile the late seat sees until it is in (a valid slap), and
+    return its observation then; never slaps a pile that cannot be slapped."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        obs = late.state["observation"] if late.state else None
+        if obs is not None and obs["stacks"][late.seat]["status"] == "in":
+            return obs  # type: ignore[no-any-return]
+        assert late.state is None or late.state["outcome"] is None, "the game ended first"
+        if obs is not None and obs["slappable"] and obs["may_slap"]:
+            with_version = f"slap@{obs['pile_version']}"
+            try:
+                await late.act(with_version)
+            except ClientError as exc:  # someone else took or covered it first
+                assert exc.code == "illegal_action", exc
+        seq = late.state["seq"] if late.state else -1
+        left = deadline - asyncio.get_running_loop().time()
+        assert left > 0, "the late seat never came in"
+        await late.wait(lambda c, s=seq: c.state is not None and c.state["seq"] > s, left)
+
+
+def test_a_person_arrives_after_the_start_and_slaps_in(server: Running) -> None:
+    async def main() -> None:
+        created = await create(
+            server.base,
+            GID,
+            [{"kind": "open"}, {"kind": "bot", "bot": QUIET_BOT}, {"kind": "open"}],
+            options={"newcomers": 1, "max_cards": 120},
+        )
+        code = created["table"]["code"]
+        seats = created["table"]["seats"]
+        assert [s["late"] for s in seats] == [False, False, True]
+        host = await connect(server.base, created)
+        host.host("start")  # seat 2 is open: a seat for a late arrival need not be taken
+        await host.wait(lambda c: c.table is not None and c.table["status"] == "playing")
+        turns = asyncio.create_task(play_turns(host))
+        await host.wait(lambda c: c.state is not None and c.state["seq"] >= 3)
+
+        joined = await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Dana"})
+        assert joined["seat"] == 2
+        seat = joined["table"]["seats"][2]
+        assert seat["kind"] == "person" and seat["name"] == "Dana" and seat["late"]
+        assert seat["arrived"] is not None and seat["arrived"] > 0
+        late = TableClient(server.base, code, joined["token"])
+        await late.connect()
+        await late.wait(lambda c: c.state is not None)
+        assert late.seat == 2
+        obs = late.state["observation"]  # type: ignore[index]
+        assert obs["stacks"][2] == {"size": 0, "known": [], "status": "waiting"}
+
+        obs = await _slap_in(late)
+        assert obs["stacks"][2]["size"] > 0
+        await host.wait(lambda c: "join" in _kinds(c))
+        joins = [
+            e for e in host.state["events"] if e["event"].get("kind") == "join"  # type: ignore[index]
+        ]
+        assert joins[-1]["event"]["seat"] == 2 and "joins the game" in (joins[-1]["text"] or "")
+
+        # Once in, it plays like anyone: it plays its cards when its turn comes.
+        late_turns = asyncio.create_task(play_turns(late))
+        await asyncio.wait_for(turns, 60)
+        await asyncio.wait_for(late_turns, 60)
+        assert host.state is not None and host.state["outcome"] is not None
+        record = await ahttp_json(server.base, f"/api/records/{host.state['record_id']}")
+        assert record["seats"][2]["late"] is True and record["seats"][2]["name"] == "Dana"
+        assert record["seats"][2]["arrived"] == pytest.approx(seat["arrived"], abs=0.01)
+        assert "late" not in record["seats"][0]
+        replayed = ratgames.replay(record)
+        assert replayed.outcome().to_json() == host.state["outcome"]  # type: ignore[union-attr]
+        came_in = [
+            i
+            for i, e in enumerate(record["events"])
+            if e.get("seat") == 2 and str(e.get("action", "")).startswith("slap")
+        ]
+        assert came_in, "the record holds the late seat's slap"
+        await late.close()
+        await host.close()
+
+    run(main(), timeout=120)
+
+
+def test_the_late_seats_are_the_only_ones_taken_after_the_start(server: Running) -> None:
+    async def main() -> None:
+        created = await create(
+            server.base,
+            GID,
+            [{"kind": "open"}, {"kind": "bot", "bot": QUIET_BOT}, {"kind": "open"}],
+            options={"newcomers": 1},
+        )
+        code = created["table"]["code"]
+        host = await connect(server.base, created)
+        host.host("start")
+        await host.wait(lambda c: c.table is not None and c.table["status"] == "playing")
+        with pytest.raises(ClientError, match="seat 1 is taken.|seat 1 is not a seat for late"):
+            await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Eve", "seat": 1})
+        joined = await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Dana"})
+        assert joined["seat"] == 2
+        with pytest.raises(ClientError, match=r"seats for late arrivals \(2\) are taken"):
+            await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Eve"})
+        await host.close()
+
+    run(main())
+
+
+def test_a_table_without_late_seats_refuses_anyone_once_started(server: Running) -> None:
+    async def main() -> None:
+        created = await create(
+            server.base, GID, [{"kind": "open"}, {"kind": "open"}], options={"max_cards": 120}
+        )
+        code = created["table"]["code"]
+        host = await connect(server.base, created)
+        host.host("start")
+        await host.wait(lambda c: bool(c.errors))
+        assert "still open" in host.errors[-1]["message"]
+        host.host("fill_bots", bot=QUIET_BOT)
+        await host.wait(lambda c: c.table is not None and c.table["seats"][1]["kind"] == "bot")
+        host.host("start")
+        await host.wait(lambda c: c.table is not None and c.table["status"] == "playing")
+        with pytest.raises(ClientError, match="no seats for late arrivals"):
+            await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Dana"})
+        host.host("fill_bots", bot=QUIET_BOT)
+        await host.wait(lambda c: bool(c.errors) and "no late seat" in c.errors[-1]["message"])
+        await host.close()
+
+    run(main())
+
+
+def test_a_table_filled_with_late_arriving_bots(server: Running) -> None:
+    """Two seats for late arrivals, left open at the start, then filled with bots by the host:
+    they come in by slapping, and the record (late seats marked) replays exactly."""
+
+    async def main() -> None:
+        created = await create(
+            server.base,
+            GID,
+            [
+                {"kind": "open"},
+                {"kind": "bot", "bot": QUIET_BOT},
+                {"kind": "open"},
+                {"kind": "open"},
+            ],
+            options={"newcomers": 2, "max_cards": 150},
+        )
+        host = await connect(server.base, created)
+        host.host("start")
+        await host.wait(lambda c: c.table is not None and c.table["status"] == "playing")
+        turns = asyncio.create_task(play_turns(host))
+        await host.wait(lambda c: c.state is not None and c.state["seq"] >= 4)
+        host.host("seat", seat=3, kind="bot", bot=FAST_ER_BOT)
+        await host.wait(lambda c: c.table is not None and c.table["seats"][3]["kind"] == "bot")
+        host.host("fill_bots", bot=FAST_ER_BOT)
+        await host.wait(lambda c: c.table is not None and c.table["seats"][2]["kind"] == "bot")
+        seats = host.table["seats"]  # type: ignore[index]
+        assert all(s["late"] and s["arrived"] > 0 for s in seats[2:])
+        await asyncio.wait_for(turns, 90)
+        assert host.state is not None and host.state["outcome"] is not None
+        record = await ahttp_json(server.base, f"/api/records/{host.state['record_id']}")
+        assert [s.get("late", False) for s in record["seats"]] == [False, False, True, True]
+        assert all(s["player"] == FAST_ER_BOT for s in record["seats"][2:])
+        slaps = {e["seat"] for e in record["events"] if str(e.get("action")).startswith("slap")}
+        assert slaps & {2, 3}, "the late bots never slapped"
+        replayed = ratgames.replay(record)
+        assert replayed.outcome().to_json() == host.state["outcome"]  # type: ignore[union-attr]
+        # Step through the record: the late bots came in by a slap, at an action it names.
+        came_in = []
+        for upto in range(1, len(record["events"]) + 1):
+            step = ratgames.replay(record, upto=upto, check_outcome=False)
+            if any(step.observation(0)["stacks"][s]["status"] != "waiting" for s in (2, 3)):
+                came_in.append(upto)
+                break
+        assert came_in, "no late bot ever came in"
+        await host.close()
+
+    run(main(), timeout=150)
