@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 import pytest
 
 import ratgames
 from ratgames.server.client import ClientError, TableClient, ahttp_json
+from ratgames.server.remote_tui import RemoteApp
 
 from .conftest import Running, run
 from .helpers import FAST_ER_BOT, connect, create
@@ -97,7 +99,9 @@ def test_a_person_arrives_after_the_start_and_slaps_in(server: Running) -> None:
         assert obs["stacks"][2]["size"] > 0
         await host.wait(lambda c: "join" in _kinds(c))
         joins = [
-            e for e in host.state["events"] if e["event"].get("kind") == "join"  # type: ignore[index]
+            e
+            for e in host.state["events"]
+            if e["event"].get("kind") == "join"  # type: ignore[index]
         ]
         assert joins[-1]["event"]["seat"] == 2 and "joins the game" in (joins[-1]["text"] or "")
 
@@ -136,7 +140,7 @@ def test_the_late_seats_are_the_only_ones_taken_after_the_start(server: Running)
         host = await connect(server.base, created)
         host.host("start")
         await host.wait(lambda c: c.table is not None and c.table["status"] == "playing")
-        with pytest.raises(ClientError, match="seat 1 is taken.|seat 1 is not a seat for late"):
+        with pytest.raises(ClientError, match="seat 1 is not a seat for late arrivals"):
             await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Eve", "seat": 1})
         joined = await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Dana"})
         assert joined["seat"] == 2
@@ -217,3 +221,105 @@ def test_a_table_filled_with_late_arriving_bots(server: Running) -> None:
         await host.close()
 
     run(main(), timeout=150)
+
+
+# --- the terminal client ---------------------------------------------------------------------
+
+
+async def _until(pilot: Any, check: Any, tries: int = 400) -> None:
+    for _ in range(tries):
+        if check():
+            return
+        await pilot.pause(0.05)
+    assert check()
+
+
+def test_the_terminal_host_starts_without_the_late_seat_and_seats_a_bot_there(
+    server: Running,
+) -> None:
+    async def main() -> None:
+        created = await create(
+            server.base,
+            GID,
+            [{"kind": "open"}, {"kind": "bot", "bot": QUIET_BOT}, {"kind": "open"}],
+            options={"newcomers": 1, "max_cards": 200},
+        )
+        code = created["table"]["code"]
+        info = await ahttp_json(server.base, f"/api/tables/{code}")
+        app = RemoteApp(
+            server.base,
+            code,
+            info,
+            seat=0,
+            token=created["token"],
+            host_token=created["host_token"],
+        )
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _until(pilot, lambda: app.client.table is not None)
+            status = app.status_text().plain
+            assert "everyone is here" in status and "Seat 3 is for late arrivals" in status
+            await pilot.press("ctrl+s")
+            await _until(pilot, lambda: app.client.state is not None)
+            status = app.status_text().plain
+            assert "Seat 3 is open for a late arrival" in status and "ctrl+b" in status
+            await pilot.press("ctrl+b")
+            await _until(pilot, lambda: app.table_info["seats"][2]["kind"] == "bot", tries=200)
+            assert app.table_info["seats"][2]["late"]
+            assert "open for a late arrival" not in app.status_text().plain
+
+    run(main(), timeout=90)
+
+
+def test_a_late_arrival_in_the_terminal_slaps_in(server: Running) -> None:
+    async def main() -> None:
+        created = await create(
+            server.base,
+            GID,
+            [
+                {"kind": "open"},
+                {"kind": "bot", "bot": "heuristic:play_ms=500,miss=1,false_slap=0"},
+                {"kind": "open"},
+            ],
+            options={"newcomers": 1, "max_cards": 200},
+        )
+        code = created["table"]["code"]
+        host = await connect(server.base, created)
+        host.host("start")
+        await host.wait(lambda c: c.table is not None and c.table["status"] == "playing")
+        turns = asyncio.create_task(play_turns(host, pace=0.5))
+        joined = await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Dana"})
+        info = await ahttp_json(server.base, f"/api/tables/{code}")
+        app = RemoteApp(server.base, code, info, seat=2, token=joined["token"])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await _until(pilot, lambda: app.client.state is not None)
+            assert app.panel is not None
+            text = app.panel.render().plain  # type: ignore[attr-defined]
+            assert "waiting to slap in" in text and "You have no cards yet" in text
+
+            def came_in() -> bool:
+                state = app.client.state
+                return state is not None and state["observation"]["stacks"][2]["status"] == "in"
+
+            for _ in range(1200):
+                if came_in():
+                    break
+                obs = app.client.state["observation"] if app.client.state else None
+                assert obs is not None and obs["result"] is None, "the game ended first"
+                shown = app.panel.shown  # type: ignore[attr-defined]
+                if (
+                    obs["slappable"]
+                    and obs["may_slap"]
+                    and shown
+                    and shown[-1][1] == obs["pile_version"]
+                    and time.monotonic() - shown[-1][0] > 0.12
+                ):
+                    await pilot.press("s")
+                    await pilot.pause(0.2)
+                else:
+                    await pilot.pause(0.02)
+            assert came_in()
+            assert "You have no cards yet" not in app.panel.render().plain  # type: ignore[attr-defined]
+        turns.cancel()
+        await host.close()
+
+    run(main(), timeout=120)

@@ -105,6 +105,8 @@ def play(
       ratgames play rat-a-tat-cat --level hard
       ratgames play rats --players 3 --people 2     two people and a bot
       ratgames play --resume                        the last unfinished game
+      ratgames play egyptian-ratscrew -n 3 -o newcomers=1 --seat 3
+                                     you arrive late: no cards until you slap in
     """
     folder = record_dir or default_record_dir()
     if resume_from is not None:

@@ -973,6 +973,9 @@ def host(
       ratgames host rats -n 4 --bots normal hard   you, a friend and two bots
       ratgames host rat-a-tat-cat -o mode=rounds=3 --public --server host:8000
       ratgames host caged-rats --bots easy --no-play   print the code and link only
+      ratgames host egyptian-ratscrew -n 3 -o newcomers=1
+                        seat 3 for a late arrival: the game starts without it, and whoever
+                        joins later takes it and slaps in (ctrl+b seats a bot there)
     """
     from ratgames.core.options import parse_option_pairs
     from ratgames.core.registry import get_game

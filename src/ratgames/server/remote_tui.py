@@ -46,6 +46,7 @@ class RemoteApp(App[None]):
         Binding("ctrl+q", "leave", "Quit", priority=True),
         Binding("question_mark,f1", "help", "Help"),
         Binding("ctrl+s", "start", "Start the game (host)"),
+        Binding("ctrl+b", "bots", "Bots in the open seats (host; late seats during play)"),
     ]
 
     def __init__(
@@ -287,7 +288,10 @@ class RemoteApp(App[None]):
             text.append("Connection lost: reconnecting...", style="bold red")
             return text
         if status == "lobby":
-            text.append("Waiting for the start" + missing_text(table) + ". ")
+            text.append("Waiting for the start" + missing_text(needed_seats(table)) + ". ")
+            late = [s for s in table.get("seats", []) if s.get("late")]
+            if late:
+                text.append(f"{late_words(late, self.names)} for late arrivals (may stay open). ")
             if self.is_host:
                 text.append("You host: ctrl+s starts the game.", style="bold yellow")
             else:
@@ -305,6 +309,15 @@ class RemoteApp(App[None]):
                 text.append(f"{self.names[to_act[0]]} to move.")
             else:
                 text.append("Playing.")
+        open_late = [s for s in table.get("seats", []) if s.get("late") and s.get("kind") == "open"]
+        if open_late and not (state is not None and state.get("outcome") is not None):
+            text.append(f" {late_words(open_late, self.names)} open for a late arrival: ")
+            if self.seat is None:
+                text.append(f"'ratgames join {self.code}' takes it.", style="bold")
+            else:
+                text.append(f"'ratgames join {self.code}' or the invite link.")
+            if self.is_host:
+                text.append(" ctrl+b seats a bot there.", style="bold yellow")
         away = [s for s in table.get("seats", []) if s.get("kind") == "person"]
         away = [s for s in away if not s.get("connected")]
         if away:
@@ -332,6 +345,11 @@ class RemoteApp(App[None]):
         extra = "? help"
         if self.is_host and self.table_info.get("status") == "lobby":
             extra += " · ctrl+s start"
+        late_open = any(
+            s.get("late") and s.get("kind") == "open" for s in self.table_info.get("seats", [])
+        )
+        if self.is_host and self.table_info.get("status") == "playing" and late_open:
+            extra += " · ctrl+b bot in the late seat"
         return Text(f"{keys} · {extra} · ctrl+q quit" if keys else f"{extra} · ctrl+q quit")
 
     # --- app keys -------------------------------------------------------------------------------
@@ -345,16 +363,43 @@ class RemoteApp(App[None]):
         if table.get("status") != "lobby":
             self.refuse("The game has already started.")
             return
-        missing = [s for s in table["seats"] if s.get("kind") == "open"]
+        needed = needed_seats(table)
+        missing = [s for s in needed["seats"] if s.get("kind") == "open"]
         if missing:
             self.refuse(
                 "The game cannot start yet: still missing"
-                + missing_text(table).split("still missing", 1)[1].rstrip(")")
+                + missing_text(needed).split("still missing", 1)[1].rstrip(")")
                 + "."
             )
             return
         self.client.host("start")
         self.say("Starting the game...")
+
+    def action_bots(self) -> None:
+        """ctrl+b: the host seats bots (the normal level) in the open seats: before the start
+        every open one, during play the open seats for late arrivals (they come in as the
+        rules say)."""
+        if not self.is_host:
+            self.refuse("Only the host seats bots.")
+            return
+        table = self.table_info
+        seats = table.get("seats", [])
+        if table.get("status") == "lobby":
+            wanted = [s for s in seats if s.get("kind") == "open"]
+        elif table.get("status") == "playing":
+            wanted = [s for s in seats if s.get("kind") == "open" and s.get("late")]
+        else:
+            wanted = []
+        if not wanted:
+            self.refuse(
+                "No open seat for a bot"
+                + (" (once the game has started, only seats for late arrivals)" if seats else "")
+                + "."
+            )
+            return
+        self.client.host("fill_bots", bot="normal")
+        where = ", ".join(str(s["seat"] + 1) for s in wanted)
+        self.say(f"Seating bots (normal level) in seat{'s' if len(wanted) > 1 else ''} {where}.")
 
     def action_leave(self) -> None:
         """ctrl+q: leave at once when the game is over or not started, else ask first."""
@@ -406,3 +451,21 @@ class RemoteApp(App[None]):
             self.refuse(f"The key {shown!r} does nothing: you are watching. ? shows the keys.")
             return
         self.refuse(f"The key {shown!r} does nothing here: press ? for the keys and the rules.")
+
+
+def needed_seats(table: dict[str, Any]) -> dict[str, Any]:
+    """The table as far as its start goes: the open seats for late arrivals (the game names them,
+    ``Game.late_seats``) left out, since the game may start without them."""
+    seats = table.get("seats", [])
+    return {**table, "seats": [s for s in seats if not (s.get("late") and s.get("kind") == "open")]}
+
+
+def late_words(seats: list[dict[str, Any]], names: list[str]) -> str:
+    """``"Seat 3 is"`` or ``"Seats 3, 4 are"`` (open seats by number, taken ones by name)."""
+    if all(s.get("kind") == "open" for s in seats):
+        numbers = ", ".join(str(s["seat"] + 1) for s in seats)
+        return f"Seat {numbers} is" if len(seats) == 1 else f"Seats {numbers} are"
+    labels = ", ".join(
+        names[s["seat"]] if 0 <= s["seat"] < len(names) else f"seat {s['seat'] + 1}" for s in seats
+    )
+    return f"{labels} is" if len(seats) == 1 else f"{labels} are"

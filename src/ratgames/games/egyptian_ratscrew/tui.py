@@ -131,6 +131,22 @@ class Panel(ObservingPanel):
             text.append(challenge + "\n")
         if obs["may_slap"]:
             text.append("s: slap the pile", style="italic")
+        me = self.seat
+        if obs["result"] is None and obs["stacks"][me]["status"] == "waiting":
+            holders = sum(1 for st in obs["stacks"] if st["size"] > 0)
+            text.append("\n")
+            if holders >= 5:
+                text.append(
+                    "You wait to come in: five players hold cards, so nobody comes in until one "
+                    "of them runs out.",
+                    style="magenta",
+                )
+            else:
+                text.append(
+                    "You have no cards yet: slap (s) a pile that can be slapped to come in with "
+                    "it.  A bad slap puts you out for good.",
+                    style="magenta",
+                )
         return text
 
     def refusal(self, action: Action, reason: str) -> str:
