@@ -27,6 +27,7 @@ from .connections import MOVED, Conn
 from .limits import AddressLimits
 from .logs import event
 from .metrics import OFF, Metrics
+from .notify import LISTED, SharedLobby, libpq_url
 from .protocol import CreateTable, RematchOut, SeatLinkOut, TimeoutPolicy
 from .tables import (
     Elsewhere,
@@ -84,6 +85,9 @@ class Lobby:
         """Tables this process took over from another (or from before a restart)."""
         self.dropped = 0
         """Tables this process dropped, their lease lost."""
+        self.shared: SharedLobby | None = None
+        """The lobby shared with the other processes over PostgreSQL (leasing only): their
+        public tables, listed beside this process's own."""
 
     @property
     def leasing(self) -> bool:
@@ -115,6 +119,8 @@ class Lobby:
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
         self.dropped += 1
+        if table.public and self.shared is not None:
+            self.shared.withdraw(table.code, table.lease.fence if table.lease else 0)
         table.lease = None
         table.end_play()
         table.status = "moved"
@@ -154,6 +160,28 @@ class Lobby:
 
         if self.leasing and self._renewer is None:
             self._renewer = asyncio.get_running_loop().create_task(renew_on())
+        if self.leasing and self.shared is None and self.engine.dialect.name == "postgresql":
+            self.shared = SharedLobby(
+                libpq_url(self.engine),
+                self.owner,
+                self._announced,
+                self.listing_changed,
+                forget=self.settings.lobby_idle,
+            )
+            self.shared.start()
+
+    def _announced(self) -> list[tuple[int, dict[str, Any]]]:
+        """This process's public tables in the lobby or in play, as announced to the others."""
+        return [
+            (t.lease.fence if t.lease else 0, t.info())
+            for t in self.tables.values()
+            if t.public and t.status in LISTED
+        ]
+
+    def announce(self, table: Table) -> None:
+        """Public ``table`` changed: tell the other processes' lobbies (when shared)."""
+        if self.shared is not None:
+            self.shared.announce(table.lease.fence if table.lease else 0, table.info())
 
     def release_all(self) -> int:
         """Give up every lease held (a graceful stop): other processes take the tables at once.
@@ -226,6 +254,8 @@ class Lobby:
                 log.exception("giving up the tables' leases failed: they run out instead")
             else:
                 event(log, "leases_released", "tables handed over", tables=released)
+        if self.shared is not None:
+            self.shared.close(self.engine)
         if self._pool is not None:
             stop_pool(self._pool)
             self._pool = None
@@ -237,6 +267,9 @@ class Lobby:
         self.tables[table.code] = table
         if table.public:
             self.listing_changed()
+            if self.shared is not None:
+                self.shared.forget_code(table.code)
+                self.announce(table)
         return table
 
     # --- expiry ---------------------------------------------------------------------------------
@@ -276,6 +309,8 @@ class Lobby:
         for table in idle:
             if self.tables.get(table.code) is table and not table.conns:
                 del self.tables[table.code]
+            if table.public and self.shared is not None:
+                self.shared.withdraw(table.code, table.lease.fence if table.lease else 0)
         self.expired += len(idle)
         self.listing_changed()
         return len(idle)
@@ -448,7 +483,10 @@ class Lobby:
         made = self._listings.get(key)
         if made is not None and made[0] > now:
             return made[1]
-        page = orjson.dumps([t.info() for t in self.public_tables(limit, after)])
+        if self.shared is not None and self.shared.tables:
+            page = orjson.dumps(self._shared_page(limit, after))
+        else:
+            page = orjson.dumps([t.info() for t in self.public_tables(limit, after)])
         if len(self._listings) >= 64:
             self._listings = {k: v for k, v in self._listings.items() if v[0] > now}
         if len(self._listings) < 64 and self.settings.list_cache > 0:
@@ -459,19 +497,12 @@ class Lobby:
         """The public tables in the lobby or in play, newest first: at most ``limit`` (default
         :attr:`Settings.list_limit`), from the one after the table ``after`` (the last code of
         the previous page) on."""
-        limit = self.settings.list_limit if limit is None else limit
-        if not 1 <= limit <= 500:
-            raise RequestError(400, "invalid_message", f"limit must be from 1 to 500, not {limit}")
+        limit = self._page_size(limit)
         start: float = float("inf")
         if after is not None:
             mark = self.tables.get(after.strip().upper())
             if mark is None:
-                raise RequestError(
-                    400,
-                    "invalid_message",
-                    f"after={after[:20]!r} is not a table this server knows; give the last code "
-                    "of the page before, or leave after out for the first page",
-                )
+                raise _unknown_after(after)
             start = mark.number
         out: list[Table] = []
         for t in reversed(self.tables.values()):  # held in the order of their numbers
@@ -480,6 +511,37 @@ class Lobby:
                 if len(out) == limit:
                     break
         return out
+
+    def _page_size(self, limit: int | None) -> int:
+        limit = self.settings.list_limit if limit is None else limit
+        if not 1 <= limit <= 500:
+            raise RequestError(400, "invalid_message", f"limit must be from 1 to 500, not {limit}")
+        return limit
+
+    def _shared_page(self, limit: int | None, after: str | None) -> list[dict[str, Any]]:
+        """A page of the public tables of every process (this one's and those the others
+        announced), newest first by creation, as :meth:`public_tables` gives this one's."""
+        assert self.shared is not None
+        limit = self._page_size(limit)
+        remote = self.shared.tables
+        keys: list[tuple[tuple[str, str], Table | None]] = [
+            ((t.created, t.code), t)
+            for t in self.tables.values()
+            if t.public and t.status in LISTED
+        ]
+        keys.extend((r.key, None) for code, r in remote.items() if code not in self.tables)
+        keys.sort(key=lambda k: k[0], reverse=True)
+        if after is not None:
+            code = after.strip().upper()
+            local = self.tables.get(code)
+            if local is not None:
+                mark = (local.created, local.code)
+            elif code in remote:
+                mark = remote[code].key
+            else:
+                raise _unknown_after(after)
+            keys = [k for k in keys if k[0] < mark]
+        return [t.info() if t is not None else remote[key[1]].info for key, t in keys[:limit]]
 
     def _revive(self, stored: store.StoredTable) -> Table:
         """A table from its stored form, its game replayed to the last stored action."""
@@ -688,3 +750,12 @@ class Lobby:
                 conn.send(message)
         table.broadcast_table()
         return new
+
+
+def _unknown_after(after: str) -> RequestError:
+    return RequestError(
+        400,
+        "invalid_message",
+        f"after={after[:20]!r} is not a table this server knows; give the last code "
+        "of the page before, or leave after out for the first page",
+    )

@@ -406,6 +406,8 @@ class Table:
             self._table_due.cancel()
             self._table_due = None
         self._table_sent = time.monotonic()
+        if self.public:
+            self.lobby.announce(self)  # to the other processes' lobbies, if any
         if not self.conns:
             return
         message = encode({"type": "table", "v": PROTOCOL_VERSION, "table": self.info(insider=True)})
