@@ -56,7 +56,9 @@ export function tableUrl(url: string, code: string): string {
 
 /** The WebSocket address of the process a MOVED close names (its reason: ``http://host:port``
  * or ``https://...``), or null if the reason names none, or one this page may not open (an
- * unencrypted socket from an https page, which the browser refuses). */
+ * unencrypted socket from an https page, which the browser refuses).  A page whose policy
+ * allows only its own origin (``connect-src 'self'``) is refused any other address: its
+ * connection comes back to the page's own address, where the balancer routes by table code. */
 export function movedUrl(reason: string, pageUrl: string): string | null {
   const where = reason.trim().replace(/\/+$/, "");
   const found = /^(https?):\/\/([^/?#\s]+)$/.exec(where);
@@ -154,7 +156,12 @@ export class Connection {
       this.lost();
     };
     socket.onerror = () => {
-      // onclose follows and retries
+      // A failed connection: onclose follows and retries, except when the page's own policy
+      // (its Content-Security-Policy) refused the address, which fires no close at all.
+      if (this.socket !== socket || socket.readyState === 1) return;
+      this.socket = null;
+      socket.close();
+      this.lost();
     };
   }
 

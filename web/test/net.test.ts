@@ -14,7 +14,9 @@ class FakeSocket implements SocketLike {
     this.sent.push(JSON.parse(data));
   }
   close() {
-    this.serverCloses(1000);
+    if (this.readyState === 3) return;
+    this.readyState = 3;
+    this.onclose?.({ code: 1005, reason: "", wasClean: true });
   }
   open() {
     this.readyState = 1;
@@ -23,11 +25,16 @@ class FakeSocket implements SocketLike {
   receive(msg: object) {
     this.onmessage?.({ data: JSON.stringify(msg) });
   }
-  /** The server closes (or the connection fails: 1006, without opening). */
+  /** The server closes (or the connection fails: 1006, after an error). */
   serverCloses(code: number, reason = "") {
     this.readyState = 3;
-    this.onerror?.({});
+    if (code === 1006) this.onerror?.({});
     this.onclose?.({ code, reason, wasClean: code !== 1006 });
+  }
+  /** The page's Content-Security-Policy refuses the address: an error, and no close. */
+  refused() {
+    this.readyState = 3;
+    this.onerror?.({});
   }
 }
 
@@ -176,6 +183,21 @@ describe("following a table that lives in another process", () => {
     expect(h.conn.url).toBe("ws://games.test/ws");
     expect(h.fire()).toBe(0);
     expect(h.last().url).toBe("ws://games.test/ws?table=K7QX2M");
+  });
+
+  it("goes back to the page's address when the page's policy refuses the one named", () => {
+    const h = harness();
+    h.sockets[0].open();
+    h.sockets[0].serverCloses(MOVED, "http://127.0.0.1:8002");
+    h.fire();
+    h.last().refused(); // connect-src 'self': an error event, never a close
+    expect(h.conn.status).toBe("retrying");
+    expect(h.fire()).toBe(0);
+    expect(h.last().url).toBe("ws://games.test/ws?table=K7QX2M");
+    h.last().open();
+    h.last().receive(WELCOME);
+    expect(h.conn.status).toBe("open");
+    expect(h.sockets.length).toBe(3);
   });
 
   it("from an https page, does not follow to an unencrypted address", () => {
