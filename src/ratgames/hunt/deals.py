@@ -155,6 +155,24 @@ class Figures:
 def play_fast(deal: bytes, limit: int = DEFAULT_LIMIT) -> tuple[int, int, int]:
     """Play ``deal`` without a memory of positions: ``(status, cards, tricks)`` where status is
     the winner (0 or 1), or :data:`UNRESOLVED` once a trick ends past ``limit`` cards."""
+    status, cards, tricks, _ = _play(deal, limit, None)
+    return status, cards, tricks
+
+
+def play_exact(deal: bytes) -> Figures:
+    """Play ``deal`` to its end, or to the first repeat of a position after a trick (a cycle),
+    remembering every such position: the engine's figures, exactly."""
+    winner, cards, tricks, cycle = _play(deal, 0, set())
+    return Figures(cards, tricks, winner, cycle)
+
+
+def _play(
+    deal: bytes, limit: int, seen: set[tuple[int, bytes, bytes]] | None
+) -> tuple[int, int, int, bool]:
+    """Play ``deal``: ``(winner, cards, tricks, cycle)``.  With ``seen`` (a set to fill), to its
+    end or to the first repeat of a position after a trick (winner -1, cycle true); without,
+    to its end or to the first trick that ends past ``limit`` cards (winner
+    :data:`UNRESOLVED`)."""
     a = deque(deal[:HAND])
     b = deque(deal[HAND:])
     hands = (a, b)
@@ -165,7 +183,7 @@ def play_fast(deal: bytes, limit: int = DEFAULT_LIMIT) -> tuple[int, int, int]:
         hand = hands[turn]
         if not hand:
             # The player to play has no card: the other takes the pile (the last trick).
-            return turn ^ 1, cards, tricks + 1
+            return turn ^ 1, cards, tricks + 1, False
         c = hand.popleft()
         cards += 1
         pile.append(c)
@@ -180,48 +198,15 @@ def play_fast(deal: bytes, limit: int = DEFAULT_LIMIT) -> tuple[int, int, int]:
                 pile.clear()
                 tricks += 1
                 if not hand:
-                    return challenger, cards, tricks
-                if cards > limit:
-                    return UNRESOLVED, cards, tricks
-                turn = challenger
-                challenger = -1
-        else:
-            turn ^= 1
-
-
-def play_exact(deal: bytes) -> Figures:
-    """Play ``deal`` to its end, or to the first repeat of a position after a trick (a cycle),
-    remembering every such position: the engine's figures, exactly."""
-    a = deque(deal[:HAND])
-    b = deque(deal[HAND:])
-    hands = (a, b)
-    pile: list[int] = []
-    seen: set[tuple[int, bytes, bytes]] = set()
-    turn = cards = tricks = owed = 0
-    challenger = -1
-    while True:
-        hand = hands[turn]
-        if not hand:
-            return Figures(cards, tricks + 1, turn ^ 1)
-        c = hand.popleft()
-        cards += 1
-        pile.append(c)
-        if c:
-            challenger = turn
-            owed = c
-            turn ^= 1
-        elif challenger >= 0:
-            owed -= 1
-            if owed == 0:
-                hands[challenger].extend(pile)
-                pile.clear()
-                tricks += 1
-                if not hand:
-                    return Figures(cards, tricks, challenger)
-                key = (challenger, bytes(a), bytes(b))
-                if key in seen:
-                    return Figures(cards, tricks, -1, cycle=True)
-                seen.add(key)
+                    return challenger, cards, tricks, False
+                if seen is None:
+                    if cards > limit:
+                        return UNRESOLVED, cards, tricks, False
+                else:
+                    key = (challenger, bytes(a), bytes(b))
+                    if key in seen:
+                        return -1, cards, tricks, True
+                    seen.add(key)
                 turn = challenger
                 challenger = -1
         else:
