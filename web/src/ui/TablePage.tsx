@@ -244,6 +244,17 @@ export function TablePage(p: { code: string }): JSX.Element {
           {notice}
         </p>
       )}
+      {playing && !state!.outcome && (
+        <LateSeat
+          table={table}
+          model={model}
+          send={send}
+          onJoined={(token) => {
+            const host = memory.seat(p.code)?.host_token ?? null;
+            conn.current?.setTokens(token, host);
+          }}
+        />
+      )}
       {model.seat === null && (
         <p class="panel watching" role="status" data-testid="watching">
           You are watching this table as a spectator: you see no one's hand and cannot play.
@@ -409,10 +420,91 @@ function Players(p: { table: TableInfo; names: string[]; toAct: number[]; me: nu
             {i === p.me ? " (you)" : ""}
             <span class="visually-hidden">{s.connected ? ", connected" : ", disconnected"}</span>
             {s.away_bot ? <span class="muted"> · a bot plays for now</span> : null}
+            {s.late ? (
+              <span class="muted" data-testid={`late-${i}`}>
+                {s.kind === "open" ? " · seat for a late arrival, open" : s.arrived !== null ? ` · came late (${lateWhen(s.arrived)})` : " · late seat"}
+              </span>
+            ) : null}
             {p.toAct.includes(i) ? <span class="badge">to play</span> : null}
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+/** When a late seat was taken, in minutes and seconds of play. */
+function lateWhen(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return `at ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** A running table's open seats for late arrivals (the game names them; the host allowed them by
+ * making the table so): a spectator takes one and watches from it until the rules let them in
+ * (in Egyptian Ratscrew, a valid slap); the host may seat a bot there instead. */
+function LateSeat(p: {
+  table: TableInfo;
+  model: Model;
+  send: (m: Record<string, unknown>) => void;
+  onJoined: (token: string) => void;
+}): JSX.Element | null {
+  const { memory } = useContext(Ctx);
+  const [name, setName] = useState(memory.name);
+  const [error, setError] = useState("");
+  const t = p.table;
+  const open = t.seats.filter((s) => s.kind === "open" && s.late);
+  if (open.length === 0) return null;
+  const watching = p.model.seat === null;
+  if (!watching && !p.model.host) return null;
+  const join = async (ev: Event) => {
+    ev.preventDefault();
+    if (!name.trim()) {
+      setError("Write your name first.");
+      return;
+    }
+    memory.name = name;
+    try {
+      const joined = await api.join(t.code, name.trim());
+      const old = memory.seat(t.code);
+      memory.setSeat(t.code, { token: joined.token, host_token: old?.host_token ?? null, seat: joined.seat });
+      p.onJoined(joined.token);
+      setError("");
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    }
+  };
+  return (
+    <section class="panel late-seat" aria-labelledby="late-h" data-testid="late-seat">
+      <h2 id="late-h">
+        {open.length === 1 ? "A seat for a late arrival is open" : `${open.length} seats for late arrivals are open`}
+      </h2>
+      {watching && (
+        <>
+          <p>
+            The game has started, and this table lets late arrivals in. Take the seat: you watch from it with no
+            cards, and your first valid slap brings you in with the pile. A bad slap before that puts you out for
+            good, and nobody comes in while five players hold cards.
+          </p>
+          <form class="row" onSubmit={join} aria-label="Take the late seat">
+            <NameField id="late-name" value={name} onInput={setName} />
+            <button type="submit" class="primary" data-testid="take-late-seat">
+              Take the late seat
+            </button>
+          </form>
+        </>
+      )}
+      {p.model.host && (
+        <div class="row">
+          <button type="button" data-testid="late-bots" onClick={() => p.send({ type: "fill_bots", bot: "normal" })}>
+            {open.length === 1 ? "Seat a bot there" : "Seat bots there"}
+          </button>
+        </div>
+      )}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }
@@ -468,6 +560,9 @@ function WaitingRoom(p: {
   const t = p.table;
   const link = `${location.origin}/t/${t.code}`;
   const open = t.seats.filter((s) => s.kind === "open").length;
+  // Seats for late arrivals may stay open at the start: they are taken during play.
+  const needed = t.seats.filter((s) => s.kind === "open" && !s.late).length;
+  const late = t.seats.filter((s) => s.late).length;
   const seated = p.model.seat !== null;
   const names = tableSeatNames(t.seats, t.players, (i) => fallbackName(t.game, i));
 
@@ -521,7 +616,7 @@ function WaitingRoom(p: {
             <li key={i}>
               <span class={"dot " + (s.connected ? "on" : "off")} aria-hidden="true" />
               <span>
-                {s.kind === "open" ? "Open seat" : names[i]}
+                {s.kind === "open" ? (s.late ? "Open seat for a late arrival" : "Open seat") : names[i]}
                 {i === p.model.seat ? " (you)" : ""}
                 {s.kind === "person" && !s.connected ? " (not connected)" : ""}
               </span>
@@ -557,6 +652,13 @@ function WaitingRoom(p: {
           </form>
         )}
         {!seated && open === 0 && <p class="muted">Every seat is taken: you are watching.</p>}
+        {late > 0 && (
+          <p class="muted" data-testid="late-note">
+            {late === 1 ? "The last seat is" : `The last ${late} seats are`} for late arrivals: the game may start
+            without {late === 1 ? "it" : "them"}, and whoever opens the invite link later takes{" "}
+            {late === 1 ? "it" : "one"} and slaps in.
+          </p>
+        )}
         {error && (
           <p class="error" role="alert">
             {error}
@@ -567,7 +669,7 @@ function WaitingRoom(p: {
             <button type="button" disabled={open === 0} onClick={() => p.send({ type: "fill_bots", bot: "normal" })}>
               Fill open seats with bots
             </button>
-            <button type="button" class="primary" disabled={open > 0} onClick={() => p.send({ type: "start" })}>
+            <button type="button" class="primary" disabled={needed > 0} onClick={() => p.send({ type: "start" })}>
               Start the game
             </button>
           </div>

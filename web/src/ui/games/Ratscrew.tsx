@@ -109,6 +109,9 @@ export function RatscrewTable(p: GameProps): JSX.Element {
   const challenge = withSuitSymbols(challengeText(view, p.names));
   const stacks: Obj[] = view.stacks ?? [];
   const burned = (view.burned ?? []).length;
+  // A late arrival (a newcomer's seat) waits with no cards until a valid slap brings it in.
+  const waiting = me !== null && stacks[me]?.status === "waiting" && !view.result;
+  const holders = stacks.filter((st) => st.size > 0).length;
 
   return (
     <div class="ratscrew">
@@ -139,7 +142,7 @@ export function RatscrewTable(p: GameProps): JSX.Element {
               {s === me ? " (you)" : ""}
               <br />
               {st.size} card{st.size === 1 ? "" : "s"}
-              {st.status !== "in" ? ` · ${st.status}` : ""}
+              {st.status === "waiting" ? " · waiting to slap in" : st.status !== "in" ? ` · ${st.status}` : ""}
               {view.turn === s && view.phase === "play" ? " · to play" : ""}
               {view.collector === s && view.phase !== "play" ? " · won the pile" : ""}
             </span>
@@ -191,6 +194,13 @@ export function RatscrewTable(p: GameProps): JSX.Element {
         </p>
       </div>
       {challenge && <p class="challenge" data-testid="challenge">{challenge}</p>}
+      {waiting && (
+        <p class="panel slap-in" role="status" data-testid="slap-in">
+          {holders >= 5
+            ? "Five players hold cards: nobody comes in until one of them runs out. Watch until then."
+            : "You have no cards yet: slap a pile that can be slapped to come in with it. A bad slap puts you out for good."}
+        </p>
+      )}
       {slap && (
         <p class={"slap-verdict " + slap.status} role="status" data-testid="slap-verdict">
           {slap.status === "sent"
