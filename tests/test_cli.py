@@ -780,18 +780,21 @@ def test_serve_starts_quietly_unless_asked(tmp_path: Path, verbose: bool) -> Non
     env = {**os.environ, "RATGAMES_HOME": str(tmp_path)}
     process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     try:
-        for _ in range(300):
+        deadline = time.monotonic() + 90  # a start on a busy machine may take a while
+        while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):
                     break
             except OSError:
+                assert process.poll() is None, "the server stopped"
+                assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not start")
     finally:
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=30)
-    lines = err.strip().splitlines()
+        _, err = process.communicate(timeout=60)
+    # Python's multiprocessing resource tracker (its own process, not the server's output) may
+    # report semaphores of the search workers left at a stop under load: not the server's line.
+    lines = [line for line in err.strip().splitlines() if "resource_tracker" not in line]
     assert (
         lines[0]
         == f"ratgames server on http://127.0.0.1:{port}/ (database sqlite:///{tmp_path / 's.db'})"
