@@ -26,7 +26,8 @@ OPTIONS = (
     Option(
         "newcomers",
         0,
-        "Seats (the last ones) not dealt in, who may join by slapping in.",
+        "Seats (the last ones) not dealt in, who may join by slapping in: seats for late "
+        "arrivals, taken online or in the terminal after the start.",
         minimum=0,
         maximum=6,
     ),
@@ -113,6 +114,15 @@ good.  With `slap_in` off, a player without cards is out (once they have no chal
 Option `newcomers` (default 0): that many seats, the last ones, are not dealt in; they are
 players who arrive later and may join by a valid slap, only while fewer than 5 players hold
 cards.  A newcomer's bad slap keeps them out for good.  At least 2 players must be dealt in.
+
+These are the seats for people who arrive late.  Online, the host allows them by making the
+table with `newcomers` above 0 (the player count counts them): the game starts without them,
+and whoever opens the invite link (or runs `ratgames join CODE`) later takes one, watches from
+it with no cards and comes in with a valid slap; the host may seat a bot there instead.  The
+players consent by sitting at a table that shows its late seats, as with any house rule: asking
+them mid-race would stop the game.  The record and the replays show who came in and when.  At
+one keyboard, `ratgames play egyptian-ratscrew -n 3 -o newcomers=1` seats a bot that arrives
+late, and `--seat 3` makes you the late arrival.
 
 ## The end
 When one player holds all the cards that are not on the table (and no other player has a
