@@ -51,6 +51,7 @@ from ratgames.core.game import Game, State
 
 from .encoding import Encoder, EncodingError, ListEncoder, encoder_for
 from .encoding.base import Writer
+from .rows import Rows
 from .table import DEFAULT_TICK, Ticks, returns
 
 IntArray = npt.NDArray[np.int64]
@@ -62,29 +63,72 @@ def _check_count(name: str, value: Any) -> int:
     return int(value)
 
 
-class _Writer:
-    """Writes a seat's observation vector and mask into given rows (zeroing them first)."""
+class _Gather:
+    """Gathers the observation vectors and masks of many rows, then writes them into their
+    arrays at once (:meth:`flush`): one numpy assignment per array and step, instead of a
+    few per row.  A game whose encoder reads its state directly (``encoder.features``,
+    compiled with the engine) appends its values through :class:`ratgames.rl.rows.Rows`
+    without building the seat's observation; another game's rows are written one by one
+    from the observation.  Each row is written at most once between two flushes."""
 
-    def __init__(self, encoder: Encoder) -> None:
+    def __init__(self, encoder: Encoder, obs: Any, masks: Any) -> None:
         self.encoder = encoder
         self.layout = encoder.layout
-        self.index = encoder.index if isinstance(encoder, ListEncoder) else None
+        self.size = encoder.obs_size
+        self.num_actions = encoder.num_actions
+        known = list(zip(encoder.actions, range(encoder.num_actions), strict=True)) if (
+            isinstance(encoder, ListEncoder)
+        ) else []  # fmt: skip
+        self.rows = Rows(encoder.features, self.size, self.num_actions, encoder.action_ids, known)
+        self.fast = encoder.features is not None
+        self.obs = obs
+        self.flat = obs.reshape(-1)
+        self.masks = masks
+        self.flat_masks = masks.reshape(-1)
+        self.obs_rows: list[int] = []
+        self.mask_rows: list[int] = []
 
-    def obs(self, state: State, seat: int, pending: Sequence[int], row: Any) -> None:
-        row[:] = 0.0
-        w = Writer(self.layout, row)
+    def obs_row(self, state: State, seat: int, pending: Sequence[int], row: int) -> None:
+        """Row ``row`` of the observations (counted in vectors): ``seat``'s vector."""
+        if self.fast:
+            self.obs_rows.append(row)
+            self.rows.observe(state, seat, pending[0] if pending else -1, row)
+            return
+        w = Writer(self.layout, self.flat[row * self.size : (row + 1) * self.size])
+        w.out[:] = 0.0
         self.encoder._write(state.observation(seat, events=False), w, pending)
         w.done()
 
-    def mask(self, legal: Sequence[Hashable], pending: Sequence[int], row: Any) -> None:
-        row[:] = 0
-        index = self.index
-        if index is not None and not pending:
-            for action in legal:
-                row[index[action]] = 1
+    def mask_row(self, legal: Sequence[Hashable], pending: Sequence[int], row: int) -> None:
+        """Row ``row`` of the masks: the ids that continue a legal action after ``pending``."""
+        self.mask_rows.append(row)
+        if pending:
+            self.rows.mask_ids(self.encoder.next_ids(legal, pending), row)
         else:
-            for i in self.encoder.next_ids(legal, pending):
-                row[i] = 1
+            self.rows.mask(list(legal), row, None)
+
+    def mask_ids(self, ids: list[int], row: int) -> None:
+        """Row ``row`` of the masks: ``ids``."""
+        self.mask_rows.append(row)
+        self.rows.mask_ids(ids, row)
+
+    def flush(self, every_row: bool = False) -> None:
+        """Write what was gathered (the rows named are zeroed first; all of them with
+        ``every_row``, when every row was gathered)."""
+        ones, at, values, mask_at = self.rows.take()
+        if every_row:
+            self.flat[:] = 0.0
+            self.flat_masks[:] = 0
+        else:
+            if self.obs_rows:
+                self.obs.reshape(-1, self.size)[self.obs_rows] = 0.0
+            if self.mask_rows:
+                self.masks.reshape(-1, self.num_actions)[self.mask_rows] = 0
+        self.obs_rows, self.mask_rows = [], []
+        self.flat[np.fromiter(ones, dtype=np.intp, count=len(ones))] = 1.0
+        if at:
+            self.flat[np.fromiter(at, dtype=np.intp, count=len(at))] = values
+        self.flat_masks[np.fromiter(mask_at, dtype=np.intp, count=len(mask_at))] = 1
 
 
 class SelfPlayBatch:
@@ -130,13 +174,20 @@ class SelfPlayBatch:
         self.truncated = np.zeros(n, dtype=bool)
         self.all_seats = all_seats
         self.seat_obs = np.zeros((n, p, self.obs_size), dtype=np.float32) if all_seats else None
-        self._writer = _Writer(self.encoder)
+        self._gather = _Gather(
+            self.encoder, self.obs if self.seat_obs is None else self.seat_obs, self.masks
+        )
         self._states: list[State] = []
         self._legal: list[list[Hashable]] = [[] for _ in range(n)]
+        self._first_ids: list[list[int]] = [[] for _ in range(n)]
+        self._seats = [0] * n
         self._pending: list[tuple[int, ...]] = [() for _ in range(n)]
         self._steps = [0] * n
         self._next_seed = [0] * n
         self._rows = np.arange(n)
+        self._games = list(range(n))
+        # Every action one id, and the vectors read from the state: the compiled loop plays.
+        self._compiled = self._gather.fast and self.encoder.max_ids_per_action == 1
 
     def _start(self, g: int) -> None:
         state = self.game.new_state(seed=self._next_seed[g])
@@ -151,19 +202,38 @@ class SelfPlayBatch:
         self._refresh(g)
 
     def _refresh(self, g: int) -> None:
+        """Gather game ``g``'s mask and observations (written by :meth:`_flush`)."""
         state = self._states[g]
+        pending = self._pending[g]
+        gather = self._gather
+        if self._compiled:
+            gather.rows.refresh(
+                state,
+                g,
+                self.players,
+                self.seat_obs is not None,
+                self._seats,
+                self._legal,
+                self._first_ids,
+            )
+            return
         seat = state.seats_to_act()[0]
         legal = state.legal_actions(seat)
-        pending = self._pending[g]
         self._legal[g] = legal
-        self.to_act[g] = seat
-        self._writer.mask(legal, pending, self.masks[g])
+        self._seats[g] = seat
+        gather.mask_row(legal, pending, g)
         if self.seat_obs is None:
-            self._writer.obs(state, seat, pending, self.obs[g])
+            gather.obs_row(state, seat, pending, g)
             return
-        for s in range(self.players):
-            self._writer.obs(state, s, pending if s == seat else (), self.seat_obs[g, s])
-        self.obs[g] = self.seat_obs[g, seat]
+        p = self.players
+        for s in range(p):
+            gather.obs_row(state, s, pending if s == seat else (), g * p + s)
+
+    def _flush(self) -> None:
+        self._gather.flush(every_row=True)
+        self.to_act[:] = self._seats
+        if self.seat_obs is not None:
+            self.obs[:] = self.seat_obs[self._rows, self.to_act]
 
     def reset(self, seed: int = 0) -> None:
         """Start every game afresh: game ``g`` from ``seed + g``."""
@@ -173,6 +243,7 @@ class SelfPlayBatch:
         self._states = []
         for g in range(self.num_games):
             self._start(g)
+        self._flush()
         self.rewards[:] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
@@ -199,32 +270,68 @@ class SelfPlayBatch:
         self.rewards[:] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
+        chosen: list[int] = ids.tolist()
+        steps, max_steps = self._steps, self.max_steps
+        games = self._games
+        if max_steps is not None:
+            for g in games:
+                steps[g] += 1
+            games = [g for g in games if steps[g] < max_steps]
+        if self._compiled:
+            ended = self._gather.rows.play(
+                self._states,
+                chosen,
+                games,
+                self._seats,
+                self._legal,
+                self._first_ids,
+                self.players,
+                self.seat_obs is not None,
+            )
+            for g in ended:
+                self._end(g)
+            if len(games) < self.num_games:
+                playing = set(games)
+                for g in self._games:
+                    if g not in playing:
+                        self._play(g, chosen[g])
+        else:
+            for g in self._games:
+                self._play(g, chosen[g])
+        self._flush()
+
+    def _play(self, g: int, a: int) -> None:
+        """Game ``g`` plays id ``a`` (one game at a time, in Python)."""
+        state = self._states[g]
+        pending = self._pending[g]
         encoder = self.encoder
-        for g in range(self.num_games):
-            state = self._states[g]
-            a = int(ids[g])
-            pending = self._pending[g]
-            if pending or not isinstance(encoder, ListEncoder):
-                action = encoder.complete(self._legal[g], (*pending, a))
-                if action is None:
-                    self._pending[g] = (*pending, a)
+        if pending or not isinstance(encoder, ListEncoder):
+            action = encoder.complete(self._legal[g], (*pending, a))
+            if action is None:
+                self._pending[g] = (*pending, a)
+                if self.max_steps is None:
                     self._steps[g] += 1
-                    self._refresh(g)
-                    continue
-                self._pending[g] = ()
-            else:
-                action = encoder.actions[a]
-            state.apply_trusted(int(self.to_act[g]), action)
+                self._refresh(g)  # truncated only after a whole action, as the AEC game
+                return
+            self._pending[g] = ()
+        else:
+            action = encoder.actions[a]
+        state.apply_trusted(self._seats[g], action)
+        if self.max_steps is None:
             self._steps[g] += 1
-            if state.is_over():
-                self.rewards[g] = returns(self.game, state.outcome())
-                self.terminated[g] = True
-                self._start(g)
-            elif self.max_steps is not None and self._steps[g] >= self.max_steps:
-                self.truncated[g] = True
-                self._start(g)
-            else:
-                self._refresh(g)
+        if state.is_over():
+            self._end(g)
+        elif self.max_steps is not None and self._steps[g] >= self.max_steps:
+            self.truncated[g] = True
+            self._start(g)
+        else:
+            self._refresh(g)
+
+    def _end(self, g: int) -> None:
+        """Game ``g`` is over: its rewards, and the next game in its row."""
+        self.rewards[g] = returns(self.game, self._states[g].outcome())
+        self.terminated[g] = True
+        self._start(g)
 
 
 class RatgamesVectorEnv(gym.vector.VectorEnv):
@@ -263,7 +370,6 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
         self.tick = tick
         self.max_steps = max_steps
         self.encoder = encoder_for(self.game)
-        self._writer = _Writer(self.encoder)
         self._others = [s for s in range(n) if s != seat]
         obs_size, num_actions = self.encoder.obs_size, self.encoder.num_actions
         self.single_observation_space = spaces.Box(0.0, 1.0, (obs_size,), dtype=np.float32)
@@ -284,6 +390,7 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
         self._pending: list[tuple[int, ...]] = [() for _ in range(e)]
         self._steps = [0] * e
         self._rows = np.arange(e)
+        self._gather = _Gather(self.encoder, self.obs, self.masks)
 
     # --- one environment --------------------------------------------------------------
 
@@ -324,6 +431,7 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
             state.apply(seat, bots[seat].act(SeatView(state, seat)))
 
     def _refresh(self, i: int) -> None:
+        """Gather environment ``i``'s observation and mask (written by ``_gather.flush``)."""
         state, me = self._states[i], self.seat
         ticks = self._ticks[i]
         if ticks is not None:
@@ -333,11 +441,11 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
             legal = [] if over or state.seats_to_act()[0] != me else state.legal_actions(me)
         self._legal[i] = legal
         pending = self._pending[i]
-        self._writer.obs(state, me, pending, self.obs[i])
+        self._gather.obs_row(state, me, pending, i)
         if ticks is not None:
-            self.masks[i] = ticks.mask(me)
+            self._gather.mask_ids(ticks.legal_ids(me), i)
         else:
-            self._writer.mask(legal, pending, self.masks[i])
+            self._gather.mask_row(legal, pending, i)
 
     # --- the vector API ------------------------------------------------------------
 
@@ -359,6 +467,7 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
         self._states, self._ticks, self._bots = [], [], []
         for i in range(self.num_envs):
             self._start(i)
+        self._gather.flush()
         self.rewards[:] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
@@ -412,12 +521,12 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
             elif self.max_steps is not None and self._steps[i] >= self.max_steps:
                 self.truncated[i] = True
             if self.terminated[i] or self.truncated[i]:
-                self._refresh(i)
-                final_obs[i] = self.obs[i].copy()
+                final_obs[i] = encoder.observe(state, me, self._pending[i])
                 ended[i] = True
                 self._start(i)
             else:
                 self._refresh(i)
+        self._gather.flush()
         info: dict[str, Any] = {"action_mask": self.masks}
         if ended.any():
             info["final_obs"] = np.array(final_obs, dtype=object)

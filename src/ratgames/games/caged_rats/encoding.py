@@ -13,9 +13,12 @@ from typing import Any
 from ratgames.core.game import Game
 from ratgames.rl.encoding.base import EncodingError, Layout, ListEncoder, Writer, index_of, rotate
 
+from .features import Features
+
 PHASES = ("cage", "offer", "bid", "respond", "feed", "over")
 SCORE_SCALE = 200.0
 """Scores are divided by this (and clipped to 1)."""
+HAND_SCALE, STOCK_SCALE, DISCARD_SCALE, RUBBER_SCALE = 8.0, 18.0, 52.0, 2.0
 
 DEAL_DECISIONS = 2 + 16 * 4
 """Decisions in one deal: two cagings, 16 leads of at most four decisions (offer, bid, top or
@@ -48,6 +51,8 @@ class CagedRatsEncoder(ListEncoder):
         L.add("deal_points", 2)
         L.add("scores", 2)
         L.add("rubbers_won", 2)
+        scales = [HAND_SCALE, STOCK_SCALE, DISCARD_SCALE, SCORE_SCALE, RUBBER_SCALE]
+        self.features = Features(L.offsets, PHASES, scales)
 
     def _write(self, obs: Mapping[str, Any], w: Writer, pending: Sequence[int]) -> None:
         me = obs["seat"]
@@ -69,13 +74,13 @@ class CagedRatsEncoder(ListEncoder):
         seen = obs["face_up_seen"]
         w.bits("face_up_seen", self.card_list(seen["red"]) + self.card_list(seen["black"]))
         w.bits("my_throws", self.card_list(obs["your_throws"]))
-        w.scaled("hand_sizes", rotate(obs["hand_sizes"], me), 8.0)
-        w.scaled("stock_sizes", rotate(obs["stock_sizes"], me), 18.0)
-        w.scaled("discards", [obs["discards"]], 52.0)
+        w.scaled("hand_sizes", rotate(obs["hand_sizes"], me), HAND_SCALE)
+        w.scaled("stock_sizes", rotate(obs["stock_sizes"], me), STOCK_SCALE)
+        w.scaled("discards", [obs["discards"]], DISCARD_SCALE)
         w.scaled("lead", [obs["lead"]], float(obs["leads_per_deal"]))
         w.scaled("deal_points", rotate(obs["deal_points"], me), SCORE_SCALE)
         w.scaled("scores", rotate(obs["scores"], me), SCORE_SCALE)
-        w.scaled("rubbers_won", rotate(obs["rubbers_won"], me), 2.0)
+        w.scaled("rubbers_won", rotate(obs["rubbers_won"], me), RUBBER_SCALE)
 
     def max_decisions(self, max_ticks: int | None = None) -> int:
         """A deal is at most :data:`DEAL_DECISIONS` decisions, and a game at most ``max_deals``

@@ -26,6 +26,8 @@ from ratgames.rl.encoding.base import (
     rotate,
 )
 
+from .features import Features
+
 MOVE, SLAP = 1, 2
 ID_TEXT = ("wait", "move", "slap")
 PHASES = ("play", "collect", "final", "over")
@@ -60,6 +62,8 @@ class EgyptianRatscrewEncoder(Encoder):
         L.add("status", n * len(STATUSES))
         L.add("stack_tops_known", n * D)
         L.add("stack_known", n)
+        index = [self.card_index.get(game.card_text(c), -1) for c in range(max(self.cards) + 1)]
+        self.features = Features(L.offsets, n, PHASES, STATUSES, index, PILE_SHOWN)
 
     def _action_ids(self, action: Hashable) -> tuple[int, ...]:
         text = str(action)

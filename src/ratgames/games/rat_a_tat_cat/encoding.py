@@ -22,10 +22,13 @@ from ratgames.rl.encoding.base import (
     rotate,
 )
 
+from .features import Features
+
 PHASES = ("start", "holding", "taken", "peek", "swap", "draw2", "knock", "over")
 KINDS = 13
 SLOTS = 4
 TOTAL_SCALE = 100.0
+COUNT_SCALE, DRAW_SCALE, DRAWS_SCALE = 9.0, 54.0, 2.0
 TURN_DECISIONS = 2 * 13 + 1
 """Decisions in one turn: at most 13 cards drawn, two decisions each, and the knock or end
 of the turn (see :meth:`RatATatCatEncoder.max_decisions`)."""
@@ -57,6 +60,10 @@ class RatATatCatEncoder(ListEncoder):
         L.add("out", n)
         L.add("totals", n)
         L.add("turns_this_round", 1)
+        kinds = [self.cards.index(c) if c in self.cards else -1 for c in range(max(self.cards) + 1)]
+        turns = float(game.options["turn_cap"])
+        scales = [COUNT_SCALE, DRAW_SCALE, DRAWS_SCALE, TOTAL_SCALE, turns]
+        self.features = Features(L.offsets, n, PHASES, kinds, scales)
 
     def _write(self, obs: Mapping[str, Any], w: Writer, pending: Sequence[int]) -> None:
         me = obs["seat"]
@@ -90,9 +97,9 @@ class RatATatCatEncoder(ListEncoder):
         counts = [0] * KINDS
         for i in self.card_list(obs["discard"]):
             counts[i] += 1
-        w.scaled("discard_counts", counts, 9.0)
-        w.scaled("draw_pile", [obs["draw_pile"]], 54.0)
-        w.scaled("draws_left", [obs["draws_left"]], 2.0)
+        w.scaled("discard_counts", counts, COUNT_SCALE)
+        w.scaled("draw_pile", [obs["draw_pile"]], DRAW_SCALE)
+        w.scaled("draws_left", [obs["draws_left"]], DRAWS_SCALE)
         w.one_hot("knocker", relative(obs["knocker"], me, n))
         w.bits("in_round", [i for i, v in enumerate(rotate(obs["in_round"], me)) if v])
         w.bits("out", [i for i, v in enumerate(rotate(obs["out"], me)) if v])

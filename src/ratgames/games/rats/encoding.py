@@ -35,6 +35,8 @@ from ratgames.rl.encoding.base import (
     rotate,
 )
 
+from .features import Features
+
 TRICK_KINDS = ("single", "pair", "three of a kind", "four of a kind", "run")
 RUN_SHAPES = tuple(
     (suit, top, n) for suit in range(4) for n in range(3, 14) for top in range(n - 1, 13)
@@ -115,6 +117,9 @@ class RatsEncoder(Encoder):
         L.add("hand_size", 1)
         if self.jokers:
             L.add("pending_run", len(RUN_SHAPES))
+        self.features = Features(
+            L.offsets, n, TRICK_KINDS, SUITS, C, self.base_run, bool(self.jokers)
+        )
 
     # --- actions --------------------------------------------------------------------------------
 

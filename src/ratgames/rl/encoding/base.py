@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -164,6 +164,26 @@ def rotate(values: Sequence[Any], me: int) -> list[Any]:
     return [values[(me + i) % n] for i in range(n)]
 
 
+class Features(Protocol):
+    """A game's observation vector read straight from its state (an encoder's
+    :attr:`Encoder.features`), for speed: the same vector as the encoder makes of the seat's
+    observation, without building the observation."""
+
+    def write(
+        self,
+        state: Any,
+        seat: int,
+        pending: int,
+        base: int,
+        ones: list[int],
+        at: list[int],
+        values: list[float],
+    ) -> None:
+        """Append ``seat``'s vector placed at position ``base`` of a flat array: the positions
+        of its ones to ``ones``, every other nonzero value to ``values`` with its position in
+        ``at``.  ``pending`` is the first pending id of a two-step choice, else -1."""
+
+
 class Encoder(ABC):
     """A game's fixed action space and observation tensor (see the module docstring)."""
 
@@ -173,6 +193,9 @@ class Encoder(ABC):
     max_ids_per_action: int = 1
     """The longest id sequence of an action (2 where some actions take two steps)."""
     layout: Layout
+    features: Features | None = None
+    """The game's compiled reader of the vector from the state (:class:`Features`), if it has
+    one: :meth:`observe` and the batched environments use it instead of the observation."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -273,8 +296,31 @@ class Encoder(ABC):
         return out
 
     def observe(self, state: State, seat: int, pending: Sequence[int] = ()) -> Vector:
-        """The observation vector of ``seat`` in ``state``."""
+        """The observation vector of ``seat`` in ``state`` (read through :attr:`features`
+        where the game has them: the same vector)."""
+        f = self.features
+        if f is None:
+            return self.encode(state.observation(seat, events=False), pending)
+        out = np.zeros(self.layout.size, dtype=np.float32)
+        ones: list[int] = []
+        at: list[int] = []
+        values: list[float] = []
+        f.write(state, seat, pending[0] if pending else -1, 0, ones, at, values)
+        out[ones] = 1.0
+        if at:
+            out[at] = values
+        return out
+
+    def observe_slow(self, state: State, seat: int, pending: Sequence[int] = ()) -> Vector:
+        """The observation vector of ``seat`` in ``state`` made from its observation (what
+        :attr:`features` must equal)."""
         return self.encode(state.observation(seat, events=False), pending)
+
+    def first_ids(self, legal: Sequence[Hashable]) -> list[int]:
+        """The first id of each of ``legal`` (the ids of the mask with nothing pending; an id
+        may come more than once)."""
+        ids = self.action_ids
+        return [ids(a)[0] for a in legal]
 
     # --- cards ----------------------------------------------------------------------------------
 
@@ -309,6 +355,17 @@ class ListEncoder(Encoder):
         if len(self.index) != len(self.actions):
             raise EncodingError(f"{game.id}: the action space lists an action twice")
         self.num_actions = len(self.actions)
+        self.index_by_id = {id(a): i for i, a in enumerate(self.actions)}
+        """The id of each action object of the space, by identity (the games hand out these
+        objects as their legal actions; another equal object is found by :attr:`index`)."""
+
+    def first_ids(self, legal: Sequence[Hashable]) -> list[int]:
+        by_id, index = self.index_by_id, self.index
+        out = []
+        for a in legal:
+            i = by_id.get(id(a))
+            out.append(index[a] if i is None else i)
+        return out
 
     def _action_ids(self, action: Hashable) -> tuple[int, ...]:
         i = self.index.get(action)

@@ -1,0 +1,172 @@
+# ratgames: compiled
+"""Rats' observation vector read straight from the state, for the batched environments:
+:class:`Features` writes exactly the vector :class:`~ratgames.games.rats.encoding.RatsEncoder`
+makes of a seat's observation (``tests/rl/test_features.py`` compares them on played games),
+without building the observation.  It reads only what the seat's observation holds: its own
+hand and reserve, what it knows of the others' holdings, and the table everybody sees.
+
+It imports no numpy (the compiled build needs none): it appends positions to lists, which the
+caller writes into its arrays at once.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ratgames.cards import SUITS
+
+from .action import RUN, SET, SINGLE, trick_kind_name
+
+if TYPE_CHECKING:
+    from .rules import RatsState
+
+_COUNTS = 64
+"""Room for a trick's card count in :attr:`Features.kind_pos`."""
+
+
+class Features:
+    """The observation vector of a seat, as positions (see the module docstring).
+
+    ``offsets`` are the encoder's sections (name to start and end), ``kinds`` its trick kinds
+    (``run`` for any run), ``suits`` its suit letters, ``deck`` the cards in the deck (52 to
+    54), ``base_run`` the first id of a run shape (a pending id minus it is the shape shown)."""
+
+    def __init__(
+        self,
+        offsets: dict[str, tuple[int, int]],
+        players: int,
+        kinds: tuple[str, ...],
+        suits: tuple[str, ...],
+        deck: int,
+        base_run: int,
+        jokers: bool,
+    ) -> None:
+        def at(name: str) -> int:
+            return offsets[name][0]
+
+        self.n = players
+        self.deck = deck
+        self.scale = float(deck)
+        self.base_run = base_run
+        self.jokers = jokers
+        self.hand = at("hand")
+        self.reserve_known = at("reserve_known")
+        self.reserve_unknown = at("reserve_unknown")
+        self.seen = at("seen")
+        self.played_this_round = at("played_this_round")
+        self.holdings_known = at("holdings_known")
+        self.known_in_hand = at("known_in_hand")
+        self.won_this_round = at("won_this_round")
+        self.hand_sizes = at("hand_sizes")
+        self.reserve_sizes = at("reserve_sizes")
+        self.out = at("out")
+        self.stock = at("stock")
+        self.leader = at("leader")
+        self.trick_count = at("trick_count")
+        self.suit_led = at("suit_led")
+        self.best_seat = at("best_seat")
+        self.best = at("best")
+        self.trick_cards = at("trick_cards")
+        self.discarding = at("discarding")
+        self.round = at("round")
+        self.hand_size = at("hand_size")
+        self.pending_run = at("pending_run") if jokers else -1
+        start = at("trick_kind")
+        self.kind_pos = [-1] * (3 * _COUNTS)
+        """The position of the trick's kind, by ``kind * 64 + count`` (-1: not a kind known)."""
+        for kind in (SINGLE, SET, RUN):
+            for count in range(1, _COUNTS):
+                if kind == SET and not 2 <= count <= 4:
+                    continue
+                name = trick_kind_name(kind, count)
+                name = "run" if name.startswith("run of ") else name
+                if name in kinds:
+                    self.kind_pos[kind * _COUNTS + count] = start + kinds.index(name)
+        self.suit_pos = [at("suit_led") + suits.index(suit) for suit in SUITS]
+
+    def write(
+        self,
+        s: RatsState,
+        me: int,
+        pending: int,
+        base: int,
+        ones: list[int],
+        at: list[int],
+        values: list[float],
+    ) -> None:
+        """Append ``me``'s vector, placed at ``base``: the positions of its ones to ``ones``,
+        every other nonzero value to ``values`` with its position in ``at``.  ``pending`` is
+        the run shape's id picked at the first step of a run with jokers, else -1."""
+        n = self.n
+        C = self.deck
+        scale = self.scale
+        reserve = s.reserves[me]
+        known = reserve & s.known[me]
+        _bits(ones, base + self.hand, s.hand_masks[me])
+        _bits(ones, base + self.reserve_known, known)
+        _one(at, values, base + self.reserve_unknown, (reserve & ~known).bit_count() / scale)
+        trick_mask = s.trick_mask
+        _bits(ones, base + self.seen, s.seen | trick_mask)
+        _bits(ones, base + self.played_this_round, s.round_seen | trick_mask)
+        for r in range(n):
+            seat = (me + r) % n
+            _bits(ones, base + self.holdings_known + r * C, s.known[seat])
+            _bits(ones, base + self.known_in_hand + r * C, s.known_hand[seat])
+            _bits(ones, base + self.won_this_round + r * C, s.won_round[seat])
+            _one(at, values, base + self.hand_sizes + r, s.hand_masks[seat].bit_count() / scale)
+            _one(at, values, base + self.reserve_sizes + r, s.reserves[seat].bit_count() / scale)
+            if not s.alive[seat]:
+                ones.append(base + self.out + r)
+        _one(at, values, base + self.stock, s.stock.bit_count() / scale)
+        ones.append(base + self.leader + _relative(s.leader, me, n))
+        trick = s.trick
+        if trick:
+            count = s.trick_n
+            kind = s.trick_kind
+            pos = -1
+            if 0 <= kind <= 2 and 0 < count < _COUNTS:
+                pos = self.kind_pos[kind * _COUNTS + count]
+            if pos < 0:
+                raise ValueError(f"unknown trick: kind {kind}, {count} cards")
+            ones.append(base + pos)
+            _one(at, values, base + self.trick_count, count / 13.0)
+            if s.suit_led >= 0:
+                ones.append(base + self.suit_pos[s.suit_led])
+            ones.append(base + self.best_seat + _relative(s.best_seat, me, n))
+            b = base + self.best
+            for c in s._best_cards():
+                ones.append(b + c)
+            b = base + self.trick_cards
+            for _, action in trick:
+                for c in action.cards:
+                    ones.append(b + c)
+            b = base + self.discarding
+            for c in s.pending:
+                ones.append(b + c)
+        _one(at, values, base + self.round, s.round / 50.0)
+        _one(at, values, base + self.hand_size, s.hand_size / scale)
+        if self.jokers and pending >= 0:
+            ones.append(base + self.pending_run + pending - self.base_run)
+
+
+def _relative(seat: int, me: int, n: int) -> int:
+    if not 0 <= seat < n:
+        raise ValueError(f"{seat!r} is not a seat")
+    return (seat - me) % n
+
+
+def _bits(ones: list[int], base: int, mask: int) -> None:
+    """The position ``base + c`` of every card ``c`` in the bit mask ``mask``."""
+    c = base
+    while mask:
+        if mask & 1:
+            ones.append(c)
+        mask >>= 1
+        c += 1
+
+
+def _one(at: list[int], values: list[float], pos: int, x: float) -> None:
+    """A value already divided by its scale, clipped to [0, 1] (nothing for 0)."""
+    if x != 0.0:
+        at.append(pos)
+        values.append(1.0 if x > 1.0 else (x if x > 0.0 else 0.0))

@@ -1,0 +1,147 @@
+# ratgames: compiled
+"""The per-game loop of the batched environments (:mod:`ratgames.rl.vector`), compiled with the
+engine: each game's action applied, its seat to act, legal actions, mask ids and observation
+values gathered as positions in lists, which the batch then writes into its arrays at once.
+
+It imports no numpy and nothing of the research libraries (the compiled build needs neither):
+the game's :class:`~ratgames.rl.encoding.base.Features` and the encoder's ``action_ids`` come
+in as objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ratgames.core.game import State
+
+_CACHED = 200_000
+"""The most actions whose first id :class:`Rows` keeps (then it starts afresh)."""
+
+
+class Rows:
+    """Gathers observation rows and mask rows (see the module docstring).
+
+    ``features`` is the game's reader of the observation vector from the state
+    (``write(state, seat, pending, base, ones, at, values)``), ``action_ids`` the encoder's
+    id sequence of an action, ``known`` actions with their first ids to start from (every
+    action of a fixed action space)."""
+
+    def __init__(
+        self,
+        features: Any,
+        obs_size: int,
+        num_actions: int,
+        action_ids: Callable[[Any], tuple[int, ...]],
+        known: list[tuple[Any, int]],
+    ) -> None:
+        self.features = features
+        self.obs_size = obs_size
+        self.num_actions = num_actions
+        self.action_ids = action_ids
+        self.known = known
+        self.first: dict[int, tuple[Any, int]] = {id(a): (a, i) for a, i in known}
+        """Each action's first id, by the action's identity (the action is kept with it, so
+        that its identity cannot pass to another object while it is here)."""
+        self.ones: list[int] = []
+        self.at: list[int] = []
+        self.values: list[float] = []
+        self.mask_at: list[int] = []
+
+    def take(self) -> tuple[list[int], list[int], list[float], list[int]]:
+        """What was gathered (positions of ones, other positions, their values, mask
+        positions), and start afresh."""
+        out = (self.ones, self.at, self.values, self.mask_at)
+        self.ones, self.at, self.values, self.mask_at = [], [], [], []
+        return out
+
+    def first_id(self, action: Any) -> int:
+        """The first id of ``action``."""
+        got = self.first.get(id(action))
+        if got is not None and got[0] is action:
+            return got[1]
+        i = self.action_ids(action)[0]
+        if len(self.first) >= _CACHED:
+            self.first = {id(a): (a, k) for a, k in self.known}
+        self.first[id(action)] = (action, i)
+        return i
+
+    def mask(self, legal: list[Any], row: int, ids: list[int] | None) -> None:
+        """Row ``row`` of the masks: the first id of each of ``legal`` (appended to ``ids``
+        too when given)."""
+        base = row * self.num_actions
+        at = self.mask_at
+        for a in legal:
+            i = self.first_id(a)
+            at.append(base + i)
+            if ids is not None:
+                ids.append(i)
+
+    def mask_ids(self, ids: list[int], row: int) -> None:
+        """Row ``row`` of the masks: ``ids``."""
+        base = row * self.num_actions
+        for i in ids:
+            self.mask_at.append(base + i)
+
+    def observe(self, state: State[Any, Any], seat: int, pending: int, row: int) -> None:
+        """Row ``row`` of the observations: ``seat``'s vector (``pending``: the first id of a
+        two-step choice under way, else -1)."""
+        self.features.write(
+            state, seat, pending, row * self.obs_size, self.ones, self.at, self.values
+        )
+
+    def refresh(
+        self,
+        state: State[Any, Any],
+        g: int,
+        players: int,
+        all_seats: bool,
+        seats: list[int],
+        legals: list[list[Any]],
+        first_ids: list[list[int]],
+    ) -> None:
+        """Game ``g`` with nothing pending: its seat to act (into ``seats``), its legal actions
+        (``legals``) and their first ids (``first_ids``), its mask row and its observation row
+        (every seat's, rows ``g * players + seat``, with ``all_seats``)."""
+        seat = state.seats_to_act()[0]
+        legal = state.legal_actions(seat)
+        seats[g] = seat
+        legals[g] = legal
+        ids: list[int] = []
+        self.mask(legal, g, ids)
+        first_ids[g] = ids
+        if all_seats:
+            for s in range(players):
+                self.observe(state, s, -1, g * players + s)
+        else:
+            self.observe(state, seat, -1, g)
+
+    def play(
+        self,
+        states: list[State[Any, Any]],
+        chosen: list[int],
+        games: list[int],
+        seats: list[int],
+        legals: list[list[Any]],
+        first_ids: list[list[int]],
+        players: int,
+        all_seats: bool,
+    ) -> list[int]:
+        """Each game of ``games`` plays the legal action whose first id it ``chosen`` (every
+        action one id), then is refreshed (:meth:`refresh`) unless it is over; returns the games
+        that ended."""
+        ended: list[int] = []
+        for g in games:
+            state = states[g]
+            legal = legals[g]
+            ids = first_ids[g]
+            a = chosen[g]
+            k = 0
+            while ids[k] != a:
+                k += 1
+            state.apply_trusted(seats[g], legal[k])
+            if state.is_over():
+                ended.append(g)
+            else:
+                self.refresh(state, g, players, all_seats, seats, legals, first_ids)
+        return ended
