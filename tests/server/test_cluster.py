@@ -7,12 +7,8 @@ the database and the clients play on, no acknowledged action lost or applied twi
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import shutil
-import signal
-import subprocess
-import sys
+import subprocess  # noqa: F401  (tests/browser/test_failover.py patches Popen through it)
 import time
 from pathlib import Path
 
@@ -21,14 +17,23 @@ import pytest
 import ratgames
 from ratgames.server import client as client_module
 from ratgames.server import connections, store
-from ratgames.server.client import ClientError, TableClient, ahttp_json, http_json
+from ratgames.server.client import TableClient, ahttp_json
 from ratgames.server.tables import Settings
 
 from .conftest import Running, run, start_server
-from .test_crash import _free_port, player
+from .processes import DEPLOY, HAPROXY, Balancer, ServeProcess, player
 from .test_postgres import pg_url  # noqa: F401  (the fixture)
 
 LEASE = 2.0
+
+__all__ = ["DEPLOY", "HAPROXY", "Serve"]
+
+
+class Serve(ServeProcess):
+    """A process of these tests: over PostgreSQL at ``url``, with :data:`LEASE`."""
+
+    def __init__(self, url: str, home: Path) -> None:
+        super().__init__(url, home, lease=LEASE)
 
 
 def leased_server(url: str) -> Running:
@@ -135,54 +140,6 @@ def test_a_process_that_lost_its_lease_drops_the_table(pg_url: str) -> None:  # 
         a.stop()
 
 
-class Serve:
-    """``ratgames serve`` over PostgreSQL with leases, in a subprocess."""
-
-    def __init__(self, url: str, home: Path) -> None:
-        self.url = url
-        self.home = home
-        self.port = _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        env = {**os.environ, "RATGAMES_HOME": str(self.home)}
-        self.home.mkdir(parents=True, exist_ok=True)
-        self.proc = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "ratgames.cli", "serve", "--port", str(self.port)),
-                *("--db", self.url, "--lease", str(LEASE), "--bot-pause", "0"),
-                *("--advertise", self.base),
-                *("--workers", "1", "--log-level", "info"),
-            ],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=(self.home / "serve.log").open("ab"),
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                http_json(self.base, "/api/health", timeout=1)
-                return
-            except (OSError, ClientError):
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the server did not start") from None
-                time.sleep(0.1)
-
-    def kill(self) -> None:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 def test_sigkill_of_the_owner_fails_over_to_the_other_process(
     pg_url: str,  # noqa: F811
     tmp_path: Path,
@@ -191,8 +148,8 @@ def test_sigkill_of_the_owner_fails_over_to_the_other_process(
     clients reach them through b (sent on to a); a is killed with SIGKILL mid-game: every table
     is back on b within 10 s, the clients play on to the end, and the stored actions hold
     every acknowledged one, each once."""
-    a = Serve(pg_url, tmp_path / "a")
-    b = Serve(pg_url, tmp_path / "b")
+    a = ServeProcess(pg_url, tmp_path / "a", lease=LEASE)
+    b = ServeProcess(pg_url, tmp_path / "b", lease=LEASE)
     a.start()
     b.start()
     try:
@@ -203,55 +160,29 @@ def test_sigkill_of_the_owner_fails_over_to_the_other_process(
     print(f"play went on {back_in:.2f} s after the SIGKILL")
 
 
-HAPROXY = shutil.which("haproxy") or (
-    "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None
-)
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
-
-
 def test_failover_behind_haproxy(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
     """The same through HAProxy with the shipped configuration (deploy/haproxy.cfg): tables
     are created and played through the balancer's one address; the owner's SIGKILL is
     survived within 10 s."""
     if HAPROXY is None:
         pytest.skip("haproxy is not installed (Debian: apt-get install haproxy; .ci/run does)")
-    a = Serve(pg_url, tmp_path / "a")
-    b = Serve(pg_url, tmp_path / "b")
+    a = ServeProcess(pg_url, tmp_path / "a", lease=LEASE)
+    b = ServeProcess(pg_url, tmp_path / "b", lease=LEASE)
     a.start()
     b.start()
-    port = _free_port()
-    config = tmp_path / "haproxy.cfg"
-    config.write_text(
-        (DEPLOY / "haproxy.cfg").read_text()
-        + "".join(f"    server s{i} 127.0.0.1:{s.port}\n" for i, s in enumerate((a, b)))
-    )
-    balancer = subprocess.Popen(
-        [HAPROXY, "-db", "-f", str(config)],
-        env={**os.environ, "RATGAMES_BIND": f"127.0.0.1:{port}"},
-        stdout=subprocess.DEVNULL,
-        stderr=(tmp_path / "haproxy.log").open("ab"),
-    )
-    entry = f"http://127.0.0.1:{port}"
+    balancer: Balancer | None = None
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                http_json(entry, "/api/health", timeout=1)
-                break
-            except (OSError, ClientError):
-                assert balancer.poll() is None, (tmp_path / "haproxy.log").read_text()
-                assert time.monotonic() < deadline, "the balancer did not answer"
-                time.sleep(0.1)
-        back_in = failover(pg_url, a, b, entry)
+        balancer = Balancer((a, b), tmp_path)
+        back_in = failover(pg_url, a, b, balancer.base)
     finally:
-        balancer.terminate()
-        balancer.wait(timeout=10)
+        if balancer is not None:
+            balancer.stop()
         a.stop()
         b.stop()
     print(f"behind HAProxy, play went on {back_in:.2f} s after the SIGKILL")
 
 
-def failover(url: str, a: Serve, b: Serve, entry: str) -> float:
+def failover(url: str, a: ServeProcess, b: ServeProcess, entry: str) -> float:
     """Games created at a, played by clients that connect at ``entry``; a killed with
     SIGKILL mid-game: the seconds until every game in play went on (checked below 10), after
     checking the stored actions."""
