@@ -35,6 +35,25 @@ Reported then: the unrelated tables' latencies (``p50_ms``, ``p99_ms``; the goal
 100 ms), the attacked table's own, its players' errors, and what the attackers got.
 
     uv run python benchmarks/bench_server.py --players 400 --seconds 20 --attack
+
+``--processes N`` runs N ``ratgames serve`` processes over one PostgreSQL behind HAProxy with
+the configuration shipped in deploy/ (``haproxy.cfg``), on loopback, instead of the one
+process: ``--db`` names the PostgreSQL server, where the run makes a database of its own and
+drops it at the end.  The players reach every process through the balancer's one address
+(tables are created round robin; a table's WebSocket goes where its code hashes to, and a
+process that does not hold the table sends the client on to the one that does).  Behind a
+balancer a process sees the balancer's address, not the players': so that the per-address
+limits do not throttle the load test, the balancer reaches each process from several loopback
+addresses (one ``server`` line each, the first one health-checked, the others tracking it), at
+most ``LINE_PLAYERS`` players' worth each.  Reported besides: the processes' CPU together, the
+balancer's, and every table's share of processes.  ``--kill-after S`` kills the first process
+with SIGKILL S seconds into the play: reported then is the failover time, from the kill until
+every table played on (its next acknowledged action).
+
+    uv run python benchmarks/bench_server.py --processes 2 --players 1000 --seconds 30 \
+        --db postgresql+psycopg://USER:PW@127.0.0.1/postgres
+    uv run python benchmarks/bench_server.py --processes 2 --players 400 --kill-after 10 \
+        --db postgresql+psycopg://USER:PW@127.0.0.1/postgres
 """
 
 from __future__ import annotations
@@ -44,9 +63,12 @@ import asyncio
 import collections
 import http.client
 import json
+import math
 import multiprocessing
 import os
 import random
+import secrets
+import shutil
 import signal
 import socket
 import statistics
@@ -62,6 +84,14 @@ from ratgames.server.cli import quiet_garbage_collector
 from ratgames.server.client import ClientError, TableClient, http_json
 
 GAME = "rat-a-tat-cat"
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+LINE_PLAYERS = 4
+"""Players' worth of connections the balancer makes to a process from one loopback address:
+a process's per-address limits (connections, hellos, messages a second) see the balancer's
+address, and at more than a few players an address, those reconnecting after a failover are
+held back by them (with 40 players an address a failover took 11 s, with one, 4 s)."""
+LEASE = 5.0
+"""The processes' lease with ``--processes`` (seconds; ``ratgames serve``'s default)."""
 OPTIONS = {"mode": "rounds=1000"}
 
 
@@ -106,9 +136,13 @@ async def ahttp_from(local: str | None, base: str, path: str, body: Any = None) 
 
 
 def start_server(
-    db: str, home: Path, profile: str | None = None
+    db: str,
+    home: Path,
+    profile: str | None = None,
+    extra: tuple[str, ...] = (),
+    port: int | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
+    port = port or free_port()
     profiler = ["-m", "cProfile", "-o", profile] if profile else []
     proc = subprocess.Popen(
         [
@@ -127,6 +161,7 @@ def start_server(
             "1",
             "--log-level",
             "warning",
+            *extra,
         ],
         env={**os.environ, "RATGAMES_HOME": str(home)},
     )
@@ -154,6 +189,9 @@ class Player:
         self.rng = rng
         self.think = think
         self.acked: list[tuple[int, str]] = []
+        self.acked_at: list[float] = []
+        """When each acknowledged action's state arrived (the monotonic clock, which every
+        process of the machine shares)."""
         self.latencies: list[float] = []
         self.errors = 0
 
@@ -178,15 +216,31 @@ class Player:
             except (ClientError, TimeoutError):
                 self.errors += 1
                 continue
-            self.latencies.append(time.monotonic() - sent)
+            now = time.monotonic()
+            self.latencies.append(now - sent)
             self.acked.append((seq, text))
+            self.acked_at.append(now)
+
+
+async def join_at_owner(local: str, base: str, code: str, name: str) -> Any:
+    """Join table ``code`` through the balancer at ``base``: a request that reaches a process
+    other than the table's is refused (409), so it is asked again, reaching the next process
+    (the balancer sends requests without a table code round robin)."""
+    for _ in range(64):
+        try:
+            return await ahttp_from(local, base, f"/api/tables/{code}/join", {"name": name})
+        except ClientError as exc:
+            if exc.code != "409" or "another server process" not in exc.message:
+                raise
+    raise ClientError("409", f"no process behind {base} took the join of table {code}")
 
 
 async def _seat_tables(
-    base: str, codes: list[int], think: float, attack: bool
+    base: str, codes: list[int], think: float, attack: bool, reconnect: bool = False
 ) -> dict[str, list[Player]]:
     """Create the tables numbered ``codes`` and connect their four players (from the table's
-    own address).  With ``attack``, table 0 is the one attacked."""
+    own address).  With ``attack``, table 0 is the one attacked.  With ``reconnect``, a
+    player whose connection is lost (its process killed) connects again."""
     by_table: dict[str, list[Player]] = {}
     gate = asyncio.Semaphore(16)
 
@@ -202,9 +256,12 @@ async def _seat_tables(
             code = created["table"]["code"]
             tokens = [created["token"]]
             for i in range(1, 4):
-                joined = await ahttp_from(
-                    local, base, f"/api/tables/{code}/join", {"name": f"P{i}"}
-                )
+                if reconnect:
+                    joined = await join_at_owner(local, base, code, f"P{i}")
+                else:
+                    joined = await ahttp_from(
+                        local, base, f"/api/tables/{code}/join", {"name": f"P{i}"}
+                    )
                 tokens.append(joined["token"])
             seats = []
             for i, token in enumerate(tokens):
@@ -215,6 +272,7 @@ async def _seat_tables(
                     created["host_token"] if i == 0 else None,
                     open_timeout=60,
                     local_host=local,
+                    reconnect=reconnect,
                 )
                 await client.connect(timeout=120)
                 seats.append(Player(client, random.Random(t * 4 + i), think, attack and t == 0))
@@ -225,9 +283,16 @@ async def _seat_tables(
 
 
 async def _client_process(
-    base: str, codes: list[int], think: float, seconds: float, ready: Any, go: Any, attack: bool
+    base: str,
+    codes: list[int],
+    think: float,
+    seconds: float,
+    ready: Any,
+    go: Any,
+    attack: bool,
+    reconnect: bool = False,
 ) -> dict[str, Any]:
-    by_table = await _seat_tables(base, codes, think, attack)
+    by_table = await _seat_tables(base, codes, think, attack, reconnect)
     attacked = [code for code, seats in by_table.items() if seats[0].attacked]
     ready.put((len(by_table) * 4, attacked[0] if attacked else None))
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
@@ -251,6 +316,10 @@ async def _client_process(
         "elapsed": elapsed,
         "cpu": cpu,
         "by_table": {code: [a for p in seats for a in p.acked] for code, seats in by_table.items()},
+        "acked_at": {
+            code: sorted(t for p in seats for t in p.acked_at) for code, seats in by_table.items()
+        },
+        "direct": sum(p.client.base != base for p in everyone),
     }
 
 
@@ -263,12 +332,15 @@ def _client_main(
     go: Any,
     out: Any,
     attack: bool,
+    reconnect: bool = False,
 ) -> None:
     # The load generator's own garbage collector must not pause it for hundreds of ms (it
     # holds a thousand connections too): it would be counted as the server's latency.
     quiet_garbage_collector()
     try:
-        out.put(asyncio.run(_client_process(base, codes, think, seconds, ready, go, attack)))
+        out.put(
+            asyncio.run(_client_process(base, codes, think, seconds, ready, go, attack, reconnect))
+        )
     except BaseException as exc:  # reported to the parent, which stops the run
         ready.put((-1, None))
         out.put({"failed": repr(exc)})
@@ -411,9 +483,13 @@ def run(
     server_pid: int,
     processes: int,
     attack: tuple[int, int] | None = None,
+    cluster: Cluster | None = None,
+    kill_after: float | None = None,
 ) -> dict[str, Any]:
     """Seat the players in ``processes`` client processes, play, and gather the figures.  With
-    ``attack`` (spectators, replayers), the first table is attacked meanwhile."""
+    ``attack`` (spectators, replayers), the first table is attacked meanwhile.  With
+    ``cluster`` (several server processes behind the balancer at ``base``), their figures
+    together; ``kill_after`` seconds into the play, its first process is killed."""
     tables = max(1, players // 4)
     ctx = multiprocessing.get_context("spawn")
     ready, go, out = ctx.Queue(), ctx.Event(), ctx.Queue()
@@ -423,7 +499,7 @@ def run(
     procs = [
         ctx.Process(
             target=_client_main,
-            args=(base, share, think, seconds, ready, go, out, attack is not None),
+            args=(base, share, think, seconds, ready, go, out, attack is not None, bool(cluster)),
         )
         for share in shares
     ]
@@ -450,11 +526,29 @@ def run(
         )
         attacker.start()
     setup = time.monotonic() - began
-    health = http_json(base, "/api/health")
+    if cluster is not None:
+        connected = sum(http_json(b, "/api/health")["connections"] for b in cluster.bases)
+        pids = [proc.pid for proc in cluster.servers]
+        cluster_cpu0 = [cpu_seconds(pid) for pid in pids]
+        assert cluster.balancer is not None
+        balancer_pid = cluster.balancer.pid
+        balancer_cpu0 = cpu_seconds(balancer_pid)
+    else:
+        connected = http_json(base, "/api/health")["connections"]
     cpu0 = cpu_seconds(server_pid)
     go.set()
+    killed: float | None = None
+    if cluster is not None and kill_after is not None:
+        time.sleep(kill_after)
+        last = cpu_seconds(pids[0])  # its CPU until it died
+        cluster.servers[0].send_signal(signal.SIGKILL)
+        killed = time.monotonic()
+        cluster.servers[0].wait()
+        print(f"  process 1 killed with SIGKILL after {kill_after:g} s", file=sys.stderr)
     parts = [out.get(timeout=seconds + 600) for _ in procs]
     cpu1 = cpu_seconds(server_pid)
+    cluster_cpu1 = [cpu_seconds(pid) for pid in pids] if cluster is not None else []
+    balancer_cpu1 = cpu_seconds(balancer_pid) if cluster is not None else None
     attacked_by: dict[str, Any] | None = None
     if attacker is not None:
         attacked_by = attack_out.get(timeout=120)
@@ -465,11 +559,27 @@ def run(
     if failed:
         raise SystemExit(f"a client process failed: {failed[0]}")
     elapsed = max(p["elapsed"] for p in parts)
+    cluster_cpu: float | None = None
+    extra: dict[str, Any] = {}
+    if cluster is not None:
+        if killed is not None:
+            cluster_cpu1[0] = last
+        cluster_cpu = total(cluster_cpu1, cluster_cpu0)
+        extra["processes"] = len(cluster.servers)
+        extra["balancer_cpu_share"] = (
+            None
+            if balancer_cpu0 is None or balancer_cpu1 is None
+            else round((balancer_cpu1 - balancer_cpu0) / elapsed, 2)
+        )
+        extra["players_sent_on"] = sum(p["direct"] for p in parts)
+        if killed is not None:
+            extra.update(failover(killed, [p["acked_at"] for p in parts]))
     latencies = sorted(x for p in parts for x in p["latencies"])
     attacked = sorted(x for p in parts for x in p["attacked_latencies"])
     actions = len(latencies) + len(attacked)
     server_cpu = None if cpu0 is None or cpu1 is None else cpu1 - cpu0
-    extra: dict[str, Any] = {}
+    if cluster is not None:
+        server_cpu = cluster_cpu
     if attack is not None:
         extra = {
             "attacked_table": {
@@ -484,7 +594,7 @@ def run(
     return {
         "players": players,
         "tables": tables,
-        "connected": health["connections"],
+        "connected": connected,
         "client_processes": len(procs),
         "setup_s": round(setup, 1),
         "seconds": round(elapsed, 1),
@@ -502,6 +612,36 @@ def run(
         "errors": sum(p["errors"] for p in parts),
         "by_table": {code: acked for p in parts for code, acked in p["by_table"].items()},
         **extra,
+    }
+
+
+def total(after: list[float | None], before: list[float | None]) -> float | None:
+    """The sum of ``after - before`` (CPU seconds of several processes), or None if any is
+    unknown."""
+    if any(x is None for x in after + before):
+        return None
+    return sum((a or 0.0) - (b or 0.0) for a, b in zip(after, before, strict=True))
+
+
+def failover(killed: float, parts: list[dict[str, list[float]]]) -> dict[str, Any]:
+    """From the kill (``killed``, monotonic) to each table's next acknowledged action: the
+    longest wait (the failover time, the players' own pause included), how many tables waited
+    more than 2 s (those of the killed process) and how many never played on."""
+    waits: list[float] = []
+    stalled = 0
+    for acked_at in parts:
+        for times in acked_at.values():
+            if not times or times[0] > killed:
+                continue  # not in play at the kill
+            after = [t for t in times if t >= killed]
+            if after:
+                waits.append(after[0] - killed)
+            else:
+                stalled += 1
+    return {
+        "failover_s": round(max(waits), 2) if waits else None,
+        "tables_paused_over_2_s": sum(w > 2.0 for w in waits),
+        "tables_stalled": stalled,
     }
 
 
@@ -526,6 +666,112 @@ def check_stored(db: str, by_table: dict[str, list[tuple[int, str]]]) -> tuple[i
         duplicated += max(0, len(rows) - len(acked))  # stored but never acknowledged
     engine.dispose()
     return lost, duplicated
+
+
+# --- several processes behind the balancer ------------------------------------------------------
+
+
+class Cluster:
+    """``count`` ``ratgames serve`` processes over PostgreSQL database ``db`` behind HAProxy
+    (deploy/haproxy.cfg), on loopback; the balancer's address is :attr:`base`."""
+
+    def __init__(self, db: str, home: Path, count: int, players: int) -> None:
+        haproxy = shutil.which("haproxy") or (
+            "/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None
+        )
+        if haproxy is None:
+            raise SystemExit("--processes needs HAProxy (Debian: apt-get install haproxy)")
+        self.servers: list[subprocess.Popen[bytes]] = []
+        self.bases: list[str] = []
+        self.balancer: subprocess.Popen[bytes] | None = None
+        try:
+            for i in range(count):
+                port = free_port()
+                proc, base = start_server(
+                    db,
+                    home / f"p{i + 1}",
+                    extra=("--lease", str(LEASE), "--advertise", f"http://127.0.0.1:{port}"),
+                    port=port,
+                )
+                self.servers.append(proc)
+                self.bases.append(base)
+            # Several loopback addresses per process (127.2.i.j), each at most LINE_PLAYERS
+            # players' worth: the process's per-address limits see these, not the players'.
+            per_process = max(1, math.ceil(players / LINE_PLAYERS / count))
+            lines = []
+            for i, base in enumerate(self.bases):
+                at = base.removeprefix("http://")
+                for j in range(per_process):
+                    check = "" if j == 0 else f" no-check track s{i + 1}x0"
+                    lines.append(
+                        f"    server s{i + 1}x{j} {at} source 127.2.{i + 1}.{j + 1}{check}\n"
+                    )
+            config = home / "haproxy.cfg"
+            config.write_text((DEPLOY / "haproxy.cfg").read_text() + "".join(lines))
+            port = free_port()
+            self.base = f"http://127.0.0.1:{port}"
+            self.balancer = subprocess.Popen(
+                [haproxy, "-db", "-f", str(config)],
+                env={**os.environ, "RATGAMES_BIND": f"127.0.0.1:{port}"},
+                stdout=subprocess.DEVNULL,
+                stderr=(home / "haproxy.log").open("ab"),
+            )
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    if http_json(self.base, "/api/health", timeout=1)["ok"]:
+                        break
+                except (OSError, ClientError):
+                    pass
+                if self.balancer.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit(
+                        "the balancer did not start: " + (home / "haproxy.log").read_text()
+                    )
+                time.sleep(0.1)
+        except BaseException:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        """Stop the balancer, then the processes (SIGINT: they give their tables up)."""
+        if self.balancer is not None and self.balancer.poll() is None:
+            self.balancer.terminate()
+            self.balancer.wait(timeout=10)
+        for proc in self.servers:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+        for proc in self.servers:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def fresh_database(server: str) -> tuple[str, str]:
+    """A new, empty database on the PostgreSQL server of URL ``server``: (its URL, its name)."""
+    import sqlalchemy as sa
+
+    name = f"ratgames_bench_{secrets.token_hex(6)}"
+    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    url = sa.engine.make_url(server).set(database=name).render_as_string(hide_password=False)
+    return url, name
+
+
+def drop_database(server: str, name: str) -> None:
+    import sqlalchemy as sa
+
+    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
 
 
 def main() -> None:
@@ -556,9 +802,30 @@ def main() -> None:
     )
     parser.add_argument("--spectators", type=int, default=200, help="attacking spectators")
     parser.add_argument("--replayers", type=int, default=8, help="clients fetching replays")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N server processes over PostgreSQL (--db names its server) behind HAProxy "
+        "with deploy/haproxy.cfg, instead of one process alone (default)",
+    )
+    parser.add_argument(
+        "--kill-after",
+        type=float,
+        default=None,
+        metavar="S",
+        help="with --processes: kill the first process with SIGKILL S seconds into the play "
+        "and report the failover time",
+    )
     args = parser.parse_args()
     players = max(4, min(4000, args.players))
     seconds = max(1.0, min(600.0, args.seconds))
+    if args.processes:
+        main_cluster(args, players, seconds)
+        return
+    if args.kill_after is not None:
+        parser.error("--kill-after goes with --processes N")
     with tempfile.TemporaryDirectory() as tmp:
         db = args.db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         proc, base = start_server(db, Path(tmp), args.profile)
@@ -587,6 +854,50 @@ def main() -> None:
                 proc.wait()
         lost, duplicated = check_stored(db, result.pop("by_table"))
     result["database"] = "postgresql" if db.startswith("postgresql") else "sqlite"
+    result["lost"] = lost
+    result["duplicated"] = duplicated
+    print(json.dumps(result, indent=1))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+
+
+def main_cluster(args: argparse.Namespace, players: int, seconds: float) -> None:
+    """The run with ``--processes N`` (see the module's description)."""
+    if not 1 <= args.processes <= 16:
+        raise SystemExit(f"--processes must be 1 to 16, not {args.processes}")
+    if not (args.db or "").startswith("postgresql"):
+        raise SystemExit(
+            "--processes N shares one PostgreSQL among the processes: give its server with "
+            "--db postgresql+psycopg://USER:PW@HOST/DB (a database of the run's own is made "
+            f"there and dropped at the end), not {args.db!r}"
+        )
+    if args.attack or args.profile:
+        raise SystemExit("--attack and --profile go with one process, not --processes")
+    if args.kill_after is not None and not 0 < args.kill_after < seconds:
+        raise SystemExit(f"--kill-after must be between 0 and --seconds ({seconds:g})")
+    if args.kill_after is not None and args.processes < 2:
+        raise SystemExit("--kill-after needs --processes 2 or more (one to take over)")
+    db, name = fresh_database(args.db)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            cluster = Cluster(db, Path(tmp), args.processes, players)
+            try:
+                result = run(
+                    players,
+                    seconds,
+                    args.think,
+                    cluster.base,
+                    cluster.servers[0].pid,
+                    max(1, args.client_processes),
+                    cluster=cluster,
+                    kill_after=args.kill_after,
+                )
+            finally:
+                cluster.stop()
+        lost, duplicated = check_stored(db, result.pop("by_table"))
+    finally:
+        drop_database(args.db, name)
+    result["database"] = "postgresql"
     result["lost"] = lost
     result["duplicated"] = duplicated
     print(json.dumps(result, indent=1))
