@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import time
 from typing import Any
 
@@ -19,6 +20,9 @@ from ratgames.server.remote_tui import RemoteApp
 
 from .conftest import Running, run
 from .helpers import FAST_ER_BOT, connect, create
+from .test_fair_slaps import ALL_SLAPS, racer, simulate, simulated_network
+
+__all__ = ["simulated_network"]  # the fixture, used here as in the fair-slaps tests
 
 GID = "egyptian-ratscrew"
 QUIET_BOT = "heuristic:play_ms=200,miss=1,false_slap=0"
@@ -323,3 +327,69 @@ def test_a_late_arrival_in_the_terminal_slaps_in(server: Running) -> None:
         await host.close()
 
     run(main(), timeout=120)
+
+
+# --- fairness -------------------------------------------------------------------------------
+
+
+def test_a_late_seats_slaps_race_like_anyones(
+    server: Running, simulated_network: dict[int, float]
+) -> None:
+    """A dealt-in player 20 ms away and a late arrival 150 ms away race for every slappable pile
+    (reactions 60-120 ms apart, either may be the faster): the faster reactor wins, whether the
+    late arrival is still waiting to come in (losing is too late, at no cost) or already in."""
+
+    async def one_table(seed: int) -> list[tuple[int, int]]:
+        created = await create(
+            server.base,
+            GID,
+            [{"kind": "open"}, {"kind": "bot", "bot": QUIET_BOT}, {"kind": "open"}],
+            options={**ALL_SLAPS, "newcomers": 1},
+        )
+        code = created["table"]["code"]
+        near = await connect(server.base, created, latency=0.020)
+        simulate(near)
+        near.host("start")
+        await near.wait(lambda c: c.table is not None and c.table["status"] == "playing")
+        joined = await ahttp_json(server.base, f"/api/tables/{code}/join", {"name": "Far"})
+        assert joined["seat"] == 2
+        far = TableClient(server.base, code, joined["token"], latency=0.150)
+        await far.connect()
+        simulate(far)
+        await asyncio.sleep(1.2)  # a few pings: the server measures both connections
+        winners: dict[int, int] = {}
+        done = asyncio.Event()
+        version = [0]
+
+        def watch(msg: dict[str, Any]) -> None:
+            if msg["type"] == "state":
+                for item in msg["events"]:
+                    if item["event"].get("kind") == "slap":
+                        winners[version[0]] = item["event"]["seat"]
+                        if len(winners) >= 12:
+                            done.set()
+                version[0] = msg["observation"]["pile_version"]
+
+        near.on_message = watch
+        plan: dict[int, tuple[float, float]] = {}
+        await asyncio.gather(
+            racer(near, plan, 0, random.Random(2 * seed + 1), done),
+            racer(far, plan, 1, random.Random(2 * seed + 2), done),
+        )
+        await near.close()
+        await far.close()
+        faster = {v: (0 if a < b else 2) for v, (a, b) in plan.items()}
+        return [(faster[v], winners[v]) for v in plan if v in winners and winners[v] in (0, 2)]
+
+    async def main() -> None:
+        pairs: list[tuple[int, int]] = []
+        tables = 0
+        while len(pairs) < 12 and tables < 4:
+            pairs += await one_table(tables)
+            tables += 1
+        assert len(pairs) >= 8, (tables, pairs)
+        right = sum(1 for f, w in pairs if f == w)
+        assert right >= 0.9 * len(pairs), (right, len(pairs), pairs)
+        assert any(f == w == 2 for f, w in pairs), "the late arrival never won a race it led"
+
+    run(main(), timeout=300)
