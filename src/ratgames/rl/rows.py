@@ -10,9 +10,11 @@ in as objects.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
+from ratgames.core.bots import Bot, SeatView
 from ratgames.core.game import State
 
 _CACHED = 200_000
@@ -76,6 +78,20 @@ class Rows:
             at.append(base + i)
             if ids is not None:
                 ids.append(i)
+
+    def tick_mask(self, state: State[Any, Any], seat: int, row: int) -> None:
+        """Row ``row`` of the masks in a game played in ticks: wait (id 0), and the first id of
+        each of ``seat``'s legal actions unless the game is over."""
+        self.mask_at.append(row * self.num_actions)
+        if not state.is_over():
+            self.mask(state.legal_actions(seat), row, None)
+
+    def choose(self, legal: list[Any], chosen: int) -> Any:
+        """The first of ``legal`` whose first id is ``chosen`` (None if none is)."""
+        for a in legal:
+            if self.first_id(a) == chosen:
+                return a
+        return None
 
     def mask_ids(self, ids: list[int], row: int) -> None:
         """Row ``row`` of the masks: ``ids``."""
@@ -145,3 +161,53 @@ class Rows:
             else:
                 self.refresh(state, g, players, all_seats, seats, legals, first_ids)
         return ended
+
+
+def play_tick(
+    state: State[Any, Any],
+    count: int,
+    tick: float,
+    wanted: dict[int, Any],
+    pending: dict[int, tuple[int, int, Any]],
+    bots: dict[int, Bot],
+    order: int,
+    applied: list[tuple[int, Any]],
+) -> int:
+    """Tick number ``count`` of a real-time game (:class:`ratgames.rl.table.Ticks`, whose
+    module docstring says how a tick plays): the actions ``wanted`` now by the seats not
+    played by bots and those of ``pending`` (the bots', each with its arrival tick and order)
+    that arrive, applied in seat order from ``count mod players`` (appended to ``applied``);
+    then pending actions no longer legal are dropped and the bots with nothing on the way are
+    asked.  Returns the order number of the last bot action queued."""
+    n = state.game.players
+    now = count * tick
+    for seat in list(pending):
+        arrival, _, action = pending[seat]
+        if arrival <= count:
+            del pending[seat]
+            wanted[seat] = action
+    start = count % n
+    for i in range(n):
+        seat = (start + i) % n
+        action = wanted.get(seat)
+        if action is None or state.is_over() or not state.is_legal(seat, action):
+            continue
+        state.apply(seat, action, time=now)
+        applied.append((seat, action))
+    over = state.is_over()
+    for seat in list(pending):
+        if over or not state.is_legal(seat, pending[seat][2]):
+            del pending[seat]
+    if over:
+        return order
+    for seat, bot in bots.items():
+        if seat in pending or not state.legal_actions(seat):
+            continue
+        reaction = bot.react(SeatView(state, seat, now))
+        if reaction is None:
+            continue
+        delay: float = reaction.delay
+        ticks = max(1, math.ceil(max(0.0, delay) / tick - 1e-9))
+        order += 1
+        pending[seat] = (count + ticks, order, reaction.action)
+    return order

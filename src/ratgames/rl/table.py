@@ -27,6 +27,7 @@ from ratgames.core.bots import Bot, SeatView
 from ratgames.core.game import Game, Outcome, State
 
 from .encoding import WAIT, Encoder, EncodingError, encoder_for
+from .rows import play_tick
 
 DEFAULT_TICK = 0.1
 """Seconds per tick in a real-time game."""
@@ -184,7 +185,6 @@ class Ticks:
         state = self.state
         if state.is_over():
             raise EncodingError("the game is over")
-        n = self.game.players
         wanted: dict[int, Hashable] = {}
         for seat, action_id in choices.items():
             if seat in self.bots:
@@ -197,27 +197,17 @@ class Ticks:
             action = self.encoder.complete(legal, (int(action_id),))
             if action is not None:
                 wanted[seat] = action
+        return self.play(wanted)
+
+    def play(self, wanted: dict[int, Hashable]) -> list[tuple[int, Hashable]]:
+        """Play one tick with the actions ``wanted`` by the seats not played by bots (taken from
+        their legal actions at this tick; each is applied if the table still accepts it when its
+        turn comes); returns the actions applied, in order."""
         self.count += 1
-        now = self.count * self.tick
-        for seat in list(self.pending):
-            arrival, _, action = self.pending[seat]
-            if arrival <= self.count:
-                del self.pending[seat]
-                wanted[seat] = action
         applied: list[tuple[int, Hashable]] = []
-        start = self.count % n
-        for i in range(n):
-            seat = (start + i) % n
-            action = wanted.get(seat)
-            if action is None or state.is_over() or not state.is_legal(seat, action):
-                continue
-            state.apply(seat, action, time=now)
-            applied.append((seat, action))
-        for seat in list(self.pending):
-            if state.is_over() or not state.is_legal(seat, self.pending[seat][2]):
-                del self.pending[seat]
-        if not state.is_over():
-            self._ask_bots(now)
+        self._order = play_tick(
+            self.state, self.count, self.tick, wanted, self.pending, self.bots, self._order, applied
+        )
         return applied
 
     def is_over(self) -> bool:

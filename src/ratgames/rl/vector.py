@@ -49,7 +49,7 @@ import ratgames
 from ratgames.core.bots import Bot, SeatView, make_bot
 from ratgames.core.game import Game, State
 
-from .encoding import Encoder, EncodingError, ListEncoder, encoder_for
+from .encoding import WAIT, Encoder, EncodingError, ListEncoder, encoder_for
 from .encoding.base import Writer
 from .rows import Rows
 from .table import DEFAULT_TICK, Ticks, returns
@@ -107,10 +107,10 @@ class _Gather:
         else:
             self.rows.mask(list(legal), row, None)
 
-    def mask_ids(self, ids: list[int], row: int) -> None:
-        """Row ``row`` of the masks: ``ids``."""
+    def tick_mask(self, state: State, seat: int, row: int) -> None:
+        """Row ``row`` of the masks of a game in ticks: wait and ``seat``'s legal ids."""
         self.mask_rows.append(row)
-        self.rows.mask_ids(ids, row)
+        self.rows.tick_mask(state, seat, row)
 
     def flush(self, every_row: bool = False) -> None:
         """Write what was gathered (the rows named are zeroed first; all of them with
@@ -443,7 +443,7 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
         pending = self._pending[i]
         self._gather.obs_row(state, me, pending, i)
         if ticks is not None:
-            self._gather.mask_ids(ticks.legal_ids(me), i)
+            self._gather.tick_mask(state, me, i)
         else:
             self._gather.mask_row(legal, pending, i)
 
@@ -504,7 +504,8 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
             a = int(ids[i])
             ticks = self._ticks[i]
             if ticks is not None:
-                ticks.step({me: a})
+                action = None if a == WAIT else self._gather.rows.choose(self._legal[i], a)
+                ticks.play({} if action is None else {me: action})
             else:
                 pending = (*self._pending[i], a)
                 action = encoder.complete(self._legal[i], pending)
