@@ -58,10 +58,14 @@ cp "$here/haproxy.cfg" "$work/haproxy.cfg"
 for i in $(seq 1 "$count"); do
   p=$((port + i))
   # shellcheck disable=SC2086
-  $ratgames serve --host 127.0.0.1 --port "$p" --db "$url" --advertise "http://127.0.0.1:$p" \
-    ${RATGAMES_SERVE_OPTIONS:-} &
+  # each tells clients its address through the balancer (/p/sI), not its own port
+  $ratgames serve --host 127.0.0.1 --port "$p" --db "$url" \
+    --advertise "http://127.0.0.1:$port/p/s$i" ${RATGAMES_SERVE_OPTIONS:-} &
   pids+=($!)
-  echo "    server s$i 127.0.0.1:$p" >>"$work/haproxy.cfg"
+  {
+    echo "    use-server s$i if { var(txn.pin) -m str s$i }"
+    echo "    server s$i 127.0.0.1:$p"
+  } >>"$work/haproxy.cfg"
 done
 RATGAMES_BIND="127.0.0.1:$port" "$haproxy" -W -db -f "$work/haproxy.cfg" &
 pids+=($!)

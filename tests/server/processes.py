@@ -50,7 +50,12 @@ class ServeProcess:
     its own address (``--advertise``).  Its log goes to ``home/serve.log``."""
 
     def __init__(
-        self, db: str | Path, home: Path, lease: float | None = None, extra: Sequence[str] = ()
+        self,
+        db: str | Path,
+        home: Path,
+        lease: float | None = None,
+        extra: Sequence[str] = (),
+        advertise: str | None = None,
     ) -> None:
         self.db = str(db)
         self.home = home
@@ -58,6 +63,8 @@ class ServeProcess:
         self.extra = tuple(extra)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.advertise = advertise or self.base
+        """The address told to clients of its tables that reach another process."""
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -65,7 +72,7 @@ class ServeProcess:
         env = {**os.environ, "RATGAMES_HOME": str(self.home)}
         options = [*("--bot-pause", "0", "--workers", "1", "--log-level", "info")]
         if self.lease is not None:
-            options += ["--lease", str(self.lease), "--advertise", self.base]
+            options += ["--lease", str(self.lease), "--advertise", self.advertise]
         self.proc = subprocess.Popen(
             [
                 *(sys.executable, "-m", "ratgames.cli", "serve", "--port", str(self.port)),
@@ -101,19 +108,31 @@ class ServeProcess:
                 self.kill()
 
 
+def balancer_address(port: int, index: int) -> str:
+    """Process ``index``'s own address through the balancer on ``port`` (``/p/sINDEX``)."""
+    return f"http://127.0.0.1:{port}/p/s{index}"
+
+
 class Balancer:
     """HAProxy with the shipped configuration (``deploy/haproxy.cfg``) in front of
-    ``servers``, on a port of its own."""
+    ``servers`` (named s0, s1, ... in order: ``/p/sN/...`` goes to the Nth), on ``port`` (by
+    default a free one)."""
 
-    def __init__(self, servers: Sequence[ServeProcess], work: Path) -> None:
+    def __init__(
+        self, servers: Sequence[ServeProcess], work: Path, port: int | None = None
+    ) -> None:
         assert HAPROXY is not None
-        self.port = free_port()
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.work = work
         config = work / "haproxy.cfg"
         config.write_text(
             (DEPLOY / "haproxy.cfg").read_text()
-            + "".join(f"    server s{i} 127.0.0.1:{s.port}\n" for i, s in enumerate(servers))
+            + "".join(
+                f"    use-server s{i} if {{ var(txn.pin) -m str s{i} }}\n"
+                f"    server s{i} 127.0.0.1:{s.port}\n"
+                for i, s in enumerate(servers)
+            )
         )
         self.proc = subprocess.Popen(
             [HAPROXY, "-db", "-f", str(config)],

@@ -193,3 +193,16 @@ def test_notifications_stay_within_postgresql_s_limit() -> None:
     assert "T00005" not in heard.tables
     heard.hear("not json")
     assert len(heard.tables) == 99
+
+
+def test_an_address_clients_cannot_be_sent_to_is_refused() -> None:
+    from click.testing import CliRunner
+
+    from ratgames.cli import app as cli_app
+
+    for bad in ("127.0.0.1:8001", "http://" + "x" * 130):
+        result = CliRunner().invoke(
+            cli_app, ["serve", "--db", "postgresql+psycopg://u@127.0.0.1/db", "--advertise", bad]
+        )
+        assert result.exit_code == 2
+        assert "--advertise" in result.output and "at most 123 bytes" in result.output

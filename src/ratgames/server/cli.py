@@ -216,8 +216,9 @@ def _db_option() -> Callable[[F], F]:
     "--advertise",
     default=None,
     help="The address (http://host:port) clients reach this process at, told to clients of "
-    "its tables that reach another process [default: where it listens, unless that is "
-    "every interface: then clients are told to retry].",
+    "its tables that reach another process; behind the shipped HAProxy configuration, the "
+    "balancer's address and /p/NAME (deploy/haproxy.cfg) [default: where it listens, unless "
+    "that is every interface: then clients are told to retry].",
 )
 def serve(
     host: str,
@@ -308,6 +309,14 @@ def serve(
         )
     if lease and lease < 1.0:
         raise click.BadParameter("must be 0 (no leases) or at least 1 second", param_hint="--lease")
+    if advertise is not None and (
+        not advertise.startswith(("http://", "https://")) or len(advertise.encode()) > 123
+    ):
+        raise click.BadParameter(
+            f"{advertise[:60]!r} is not an address clients can be sent to: give http://host:port "
+            "or https://host/path, at most 123 bytes (it is a WebSocket close reason)",
+            param_hint="--advertise",
+        )
     shown_host = f"[{host}]" if ":" in host else host
     settings = Settings(
         lease=lease,
