@@ -141,17 +141,26 @@ def test_not_ready_when_the_database_file_is_not_a_database(
 def test_not_ready_when_the_migrations_are_not_current(server: Running, tmp_path: Path) -> None:
     db = tmp_path / "ratgames.db"
     head = head_revision()
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE alembic_version SET version_num = 'older'")
-    try:
-        status, answer = ready(server.base)
-    finally:
+    answers = {}
+    for revision in ("0001", "9999"):  # older, and newer than this server knows (a rolling upgrade)
         with sqlite3.connect(db) as conn:
-            conn.execute("UPDATE alembic_version SET version_num = ?", (head,))
+            conn.execute("UPDATE alembic_version SET version_num = ?", (revision,))
+        try:
+            answers[revision] = ready(server.base)
+        finally:
+            with sqlite3.connect(db) as conn:
+                conn.execute("UPDATE alembic_version SET version_num = ?", (head,))
+    status, answer = answers["0001"]
     assert status == 503
-    assert answer["revision"] == "older"
+    assert answer["revision"] == "0001"
     assert answer["reason"] == (
-        f"the database is at migration older, this server needs {head} (ratgames db upgrade)"
+        f"the database is at migration 0001, this server needs {head} (ratgames db upgrade)"
+    )
+    status, answer = answers["9999"]
+    assert status == 503
+    assert answer["reason"] == (
+        f"the database is at migration 9999, newer than this server's {head}: a newer version "
+        "migrated it (replace this process with that version)"
     )
     assert ready(server.base)[0] == 200
 

@@ -80,12 +80,31 @@ def check_database(engine: Any) -> tuple[str, str | None]:
         return f"the database does not answer: {reason}", None
     head = head_revision()
     if revision != head:
+        if revision is not None and revision not in known_revisions():
+            # a rolling upgrade: a newer version migrated the database under this process,
+            # which goes on serving its tables (the migrations are additive) until replaced
+            return (
+                f"the database is at migration {revision}, newer than this server's {head}: a "
+                "newer version migrated it (replace this process with that version)",
+                revision,
+            )
         return (
             f"the database is at migration {revision or 'none'}, this server needs {head} "
             "(ratgames db upgrade)",
             revision,
         )
     return "", revision
+
+
+@functools.cache
+def known_revisions() -> frozenset[str]:
+    """Every migration this version of the server brings."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    return frozenset(s.revision for s in ScriptDirectory.from_config(config).walk_revisions())
 
 
 def allowed(address: str | None, networks: tuple[Any, ...]) -> bool:
