@@ -94,8 +94,13 @@ def test_a_late_arrival_takes_the_seat_from_the_invite_link_and_slaps_in(
         expect(ann.page.get_by_test_id("board")).to_be_visible()
         expect(ann.page.get_by_test_id("late-seat")).to_contain_text("seat for a late arrival")
 
-        # Bob arrives after the start: the invite link shows the game and the open late seat.
-        bob.page.goto(f"{server.base}/t/{code}")
+        # Bob arrives after the start: the lobby lists the table with its open late seat, and
+        # its link (the invite link) shows the game and offers the seat.
+        bob.page.goto(server.base + "/")
+        listed = bob.page.get_by_test_id("public-tables").locator("li", has_text=code)
+        expect(listed).to_contain_text("playing · 1 seat for a late arrival")
+        listed.get_by_role("link").click()
+        bob.page.wait_for_url(f"**/t/{code}")
         expect(bob.page.get_by_test_id("watching")).to_be_visible()
         bob.page.locator("#late-name").fill("Bob")
         bob.page.get_by_test_id("take-late-seat").click()

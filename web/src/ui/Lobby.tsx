@@ -104,6 +104,8 @@ export function Lobby(): JSX.Element {
           <ul class="tables" data-testid="public-tables">
             {tables.map((t) => {
               const open = t.seats.filter((s) => s.kind === "open").length;
+              // A game under way may still have seats for late arrivals open (taken from its link).
+              const late = t.seats.filter((s) => s.kind === "open" && s.late).length;
               const people = t.seats.filter((s) => s.kind === "person").map((s) => s.name).join(", ");
               return (
                 <li key={t.code}>
@@ -111,7 +113,11 @@ export function Lobby(): JSX.Element {
                     {t.title} <code>{t.code}</code>
                   </a>{" "}
                   <span class="muted">
-                    {t.status === "lobby" ? `${open} open seat${open === 1 ? "" : "s"}` : "playing (watch)"}
+                    {t.status === "lobby"
+                      ? `${open} open seat${open === 1 ? "" : "s"}`
+                      : late > 0
+                        ? `playing · ${late} seat${late === 1 ? "" : "s"} for a late arrival`
+                        : "playing (watch)"}
                     {people ? ` · ${people}` : ""}
                   </span>
                 </li>
