@@ -37,7 +37,8 @@ export interface ConnectionOptions {
   cancel?: (handle: unknown) => void;
 }
 
-/** The pause before reconnecting after ``failures`` failed attempts in a row (ms). */
+/** The pause before reconnecting after ``failures`` failed attempts in a row (ms); an attempt
+ * counts as failed until the server welcomes it. */
 export function backoff(failures: number): number {
   return Math.min(8000, 250 * 2 ** Math.min(failures, 5));
 }
@@ -120,8 +121,8 @@ export class Connection {
       return;
     }
     this.socket = socket;
+    let welcomed = false;
     socket.onopen = () => {
-      this.failures = 0;
       this.setStatus("open");
       this.hello();
     };
@@ -136,11 +137,23 @@ export class Connection {
         this.rtt = msg.rtt_ms;
         this.send({ type: "pong", v: 1, id: msg.id, client_time: this.now() });
       }
-      if (msg.type === "welcome") this.moves = 0;
+      if (msg.type === "welcome") {
+        welcomed = true;
+        this.failures = 0;
+        this.moves = 0;
+      }
       if (msg.type === "error" && msg.code === "bad_token" && /taken over/.test(msg.message)) {
         this.takenOver = true;
       }
       this.opts.onMessage(msg);
+      if (!welcomed && msg.type === "error" && msg.code === "rate_limited" && this.socket === socket) {
+        // The hello was refused for now (too many from this address, as when everyone behind
+        // one balancer reconnects at once): the server keeps the connection, which is of no
+        // use without a table; connect again after a growing pause.
+        this.socket = null;
+        socket.close();
+        this.lost();
+      }
     };
     socket.onclose = (ev) => {
       if (this.socket !== socket) return;

@@ -219,3 +219,32 @@ describe("following a table that lives in another process", () => {
     expect(h.sockets.length).toBe(1);
   });
 });
+
+describe("a hello refused for now", () => {
+  it("connects again after a pause growing until a welcome", () => {
+    const h = harness();
+    const refused = { type: "error", v: 1, code: "rate_limited", message: "too many hellos from your address", ref: null };
+    h.sockets[0].open();
+    h.sockets[0].receive(refused);
+    expect(h.sockets[0].readyState).toBe(3);
+    expect(h.got).toEqual([refused]); // the page hears why
+    expect(h.fire()).toBe(backoff(0));
+    h.last().open();
+    h.last().receive(refused);
+    expect(h.fire()).toBe(backoff(1));
+    h.last().open();
+    expect(h.last().sent[0]).toMatchObject({ type: "hello", token: "T" });
+    h.last().receive(WELCOME);
+    h.last().serverCloses(1006);
+    expect(h.fire()).toBe(backoff(0));
+  });
+
+  it("keeps a welcomed connection when a later message is refused for its rate", () => {
+    const h = harness();
+    h.sockets[0].open();
+    h.last().receive(WELCOME);
+    h.last().receive({ type: "error", v: 1, code: "rate_limited", message: "too many messages", ref: 4 });
+    expect(h.sockets[0].readyState).toBe(1);
+    expect(h.timers).toEqual([]);
+  });
+});
