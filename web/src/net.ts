@@ -55,18 +55,19 @@ export function tableUrl(url: string, code: string): string {
   return url + (url.includes("?") ? "&" : "?") + param;
 }
 
-/** The WebSocket address of the process a MOVED close names (its reason: ``http://host:port``
- * or ``https://...``), or null if the reason names none, or one this page may not open (an
- * unencrypted socket from an https page, which the browser refuses).  A page whose policy
- * allows only its own origin (``connect-src 'self'``) is refused any other address: its
+/** The WebSocket address of the process a MOVED close names (its reason: ``http://host:port``,
+ * ``https://...``, or a path at the balancer's own address such as ``https://site/p/s2``, which
+ * it routes to that process), or null if the reason names none, or one this page may not open
+ * (an unencrypted socket from an https page, which the browser refuses).  A page whose policy
+ * allows only its own origin (``connect-src 'self'``) is refused any other origin: its
  * connection comes back to the page's own address, where the balancer routes by table code. */
 export function movedUrl(reason: string, pageUrl: string): string | null {
-  const where = reason.trim().replace(/\/+$/, "");
-  const found = /^(https?):\/\/([^/?#\s]+)$/.exec(where);
+  const found = /^(https?):\/\/([^/?#\s]+)(\/[^?#\s]*)?$/.exec(reason.trim());
   if (found === null) return null;
   const secure = found[1] === "https";
   if (!secure && pageUrl.startsWith("wss:")) return null;
-  return `${secure ? "wss:" : "ws:"}//${found[2]}/ws`;
+  const path = (found[3] ?? "").replace(/\/+$/, "");
+  return `${secure ? "wss:" : "ws:"}//${found[2]}${path}/ws`;
 }
 
 /** The pause before reconnecting after the ``moves``-th MOVED in a row (ms): short, as the

@@ -86,11 +86,29 @@ describe("where a MOVED close sends the connection", () => {
     expect(movedUrl("http://[::1]:8002", "ws://a/ws")).toBe("ws://[::1]:8002/ws");
   });
 
+  it("reads a process's path at the balancer (deploy/haproxy.cfg's /p/NAME)", () => {
+    expect(movedUrl("https://games.test/p/s2", "wss://games.test/ws")).toBe("wss://games.test/p/s2/ws");
+    expect(movedUrl("http://127.0.0.1:8000/p/s0/", "ws://127.0.0.1:8000/ws")).toBe("ws://127.0.0.1:8000/p/s0/ws");
+    expect(tableUrl("ws://127.0.0.1:8000/p/s0/ws", "K7QX2M")).toBe("ws://127.0.0.1:8000/p/s0/ws?table=K7QX2M");
+  });
+
+  it("follows a table through the balancer's path for its process", () => {
+    const h = harness("wss://games.test/ws");
+    h.sockets[0].open();
+    h.sockets[0].serverCloses(MOVED, "https://games.test/p/s1");
+    h.fire();
+    expect(h.last().url).toBe("wss://games.test/p/s1/ws?table=K7QX2M");
+    h.last().open();
+    h.last().receive(WELCOME);
+    expect(h.conn.status).toBe("open");
+  });
+
   it("names no address for an empty or odd reason, or an unencrypted one from an https page", () => {
     expect(movedUrl("", "ws://a/ws")).toBeNull();
     expect(movedUrl("somewhere else", "ws://a/ws")).toBeNull();
     expect(movedUrl("ftp://a:1", "ws://a/ws")).toBeNull();
-    expect(movedUrl("http://a:1/other/path", "ws://a/ws")).toBeNull();
+    expect(movedUrl("http://a:1/p/s1?x=1", "ws://a/ws")).toBeNull();
+    expect(movedUrl("http://a:1/p/s1#x", "ws://a/ws")).toBeNull();
     expect(movedUrl("http://10.0.0.2:8001", "wss://a/ws")).toBeNull();
   });
 
