@@ -26,7 +26,7 @@ ones the viewer may know.  Sentences come from each game's ``render`` part only 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -60,6 +60,22 @@ def _plain(value: Any, card: Callable[[int], str] | None) -> Any:
     if card is not None and isinstance(value, int) and not isinstance(value, bool):
         return card(value)
     return value
+
+
+def entry_table(kind: type[Event], *values: Sequence[Any]) -> tuple[tuple[Any, ...], ...]:
+    """The log entries ``(kind, fields)`` of an event for every combination of its fields'
+    ``values`` (one sequence a field, in order), row by row, for :meth:`State._log_entry`: with
+    ``range(2), range(52)`` the fields ``(a, b)`` are at ``a * 52 + b``.
+
+    >>> from ratgames.testing import Played
+    >>> table = entry_table(Played, range(2), range(52))
+    >>> table[1 * 52 + 7]
+    (<class 'ratgames.testing.Played'>, (1, 7))
+    """
+    rows: list[tuple[Any, ...]] = [()]
+    for column in values:
+        rows = [(*row, value) for row in rows for value in column]
+    return tuple([(kind, row) for row in rows])
 
 
 def event_json(game: Game, event: Event) -> dict[str, Any]:

@@ -217,6 +217,21 @@ def same_action(a: object, b: object) -> bool:
     return a == b
 
 
+def _oldest_first(node: tuple[Any, ...] | None, limit: int, since: object) -> list[Any]:
+    """The entries of a log kept newest first as ``(entry, older)`` links, oldest first: the
+    latest ``limit`` only if it is 0 or more, and back only to the latest entry whose first item
+    is ``since``."""
+    out: list[Any] = []
+    while node is not None and len(out) != limit:
+        entry = node[0]
+        out.append(entry)
+        if entry[0] is since:
+            break
+        node = node[1]
+    out.reverse()
+    return out
+
+
 def logistic_shares(
     values: Sequence[float], scale: float, alive: Sequence[bool] | None = None
 ) -> list[float]:
@@ -530,15 +545,22 @@ class State(ABC, Generic[A, G]):
         self._event_log = ((kind, fields), self._event_log)
         self._event_count += 1
 
-    def _logged(self) -> list[tuple[type, tuple[Any, ...]]]:
-        """The events logged so far (:meth:`_log_event`), oldest first, as ``(class, fields)``."""
-        out: list[tuple[type, tuple[Any, ...]]] = []
-        node = self._event_log
-        while node is not None:
-            out.append(node[0])
-            node = node[1]
-        out.reverse()
-        return out
+    def _log_entry(self, entry: tuple[Any, ...]) -> None:
+        """:meth:`_log_event` of an entry made beforehand, ``(kind, fields)``: an event whose
+        fields take few values (a seat and a card) is logged from a table of its entries
+        (:func:`ratgames.core.events.entry_table`) without making a tuple at all, which in play
+        at every move spares the memory and the garbage collector two of the three tuples an
+        event costs."""
+        self._event_log = (entry, self._event_log)
+        self._event_count += 1
+
+    def _logged(
+        self, limit: int = -1, since: type | None = None
+    ) -> list[tuple[type, tuple[Any, ...]]]:
+        """The events logged so far (:meth:`_log_event`), oldest first, as ``(class, fields)``:
+        only the latest ``limit`` if it is 0 or more, only those from the latest event of class
+        ``since`` on if it is given."""
+        return _oldest_first(self._event_log, limit, since)
 
     def _logged_events(self) -> list[Any]:
         """The events logged so far, oldest first, as event objects."""
@@ -982,13 +1004,7 @@ class State(ABC, Generic[A, G]):
     def events(self) -> list[tuple[Any, ...]]:
         """The log, oldest first: ``("action", seat, action, time)`` and
         ``("chance", what, outcome)`` entries."""
-        out: list[tuple[Any, ...]] = []
-        node = self._log
-        while node is not None:
-            out.append(node[0])
-            node = node[1]
-        out.reverse()
-        return out
+        return _oldest_first(self._log, -1, None)
 
     def actions(self) -> Iterator[tuple[int, Action]]:
         """The ``(seat, action)`` pairs applied so far, oldest first."""

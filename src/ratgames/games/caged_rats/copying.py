@@ -41,4 +41,3 @@ def copy_fields(s: CagedRatsState, c: CagedRatsState) -> None:
     c.history = s.history
     c.capped = s.capped
     c.initial = s.initial
-    c.plog = s.plog

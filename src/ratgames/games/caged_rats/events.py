@@ -4,16 +4,17 @@ Observations list the events of the current deal (and, once the game is over, it
 rubber won).  Seats are 0 (red) and 1 (black).  A card thrown face down is named only in its
 thrower's observation: everyone else sees the same ``throw`` event with ``card`` None.
 
-The state keeps each event as its class followed by its fields (a plain tuple, quick to make on
-every move) and builds these objects only when an observation asks for its events.
+The state keeps each event in the core's event log (:meth:`State._log_event`: its class and its
+fields) and builds these objects only when an observation asks for its events; the events of
+every lead are logged from tables of their entries made once, below.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Final
 
-from ratgames.core.events import CARD, Event
+from ratgames.core.events import CARD, Event, entry_table
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,3 +131,14 @@ class RubberWon(Event):
     seat: int
     rubber: int
     totals: tuple[int, int]
+
+
+# The log entries of the events of every lead, made once (:meth:`State._log_entry`): the entry of
+# a seat and a card is at ``seat * 52 + card``, of a seat and a count at ``seat * 4 + count``.
+OFFER_ENTRY: Final = entry_table(Offered, range(2), range(52), (False,))
+BID_ENTRY: Final = entry_table(Bid, range(2), range(52))
+TOP_ENTRY: Final = entry_table(Topped, range(2), range(52))
+LOST_ENTRY: Final = entry_table(Lost, range(2), range(52))
+UNFED_ENTRY: Final = entry_table(Unfed, range(2), range(52))
+THROW_ENTRY: Final = entry_table(Threw, range(2))
+DRAW_ENTRY: Final = entry_table(Drew, range(2), range(4))

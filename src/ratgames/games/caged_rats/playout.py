@@ -18,8 +18,8 @@ from bisect import insort
 
 from ratgames.core.rng import Rng
 
-from .deck import BID, FEED, LEADS_PER_DEAL, OFFER, OVER, RAT_VALUE, REFILL, RESPOND, SUIT
-from .rules import CagedRatsState, toppers
+from .deck import BID, FEED, LEADS_PER_DEAL, OFFER, OVER, REFILL, RESPOND, SUIT
+from .rules import CagedRatsState, feed_choices_for, toppers
 
 
 def random_playout(
@@ -140,21 +140,16 @@ def _leader_wins(s: CagedRatsState, stage: int) -> None:
     leader = 1 - s.actor
     s.actor = leader
     capture = s.offer
-    suit = SUIT[capture]
-    rats = s.rats[leader]
-    same = [i for i in (0, 1) if SUIT[rats[i]] == suit]
-    if not same:
+    fed = s.fed
+    base = 2 * leader
+    rats = feed_choices_for(s.rats[leader], (len(fed[base]), len(fed[base + 1])), SUIT[capture])
+    if not rats:
         s.pile += (capture,)
-        _finish_lead(s, stage)
+    elif len(rats) == 2:
+        s.phase = FEED
         return
-    if len(same) == 2:
-        base = 2 * leader
-        short = [i for i in (0, 1) if len(s.fed[base + i]) < RAT_VALUE[rats[i]]]
-        if len(short) != 1:
-            s.phase = FEED
-            return
-        same = short
-    _feed(s, leader, same[0])
+    else:
+        _feed(s, leader, rats[0])
     _finish_lead(s, stage)
 
 

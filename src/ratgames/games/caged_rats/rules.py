@@ -75,18 +75,19 @@ from .deck import (
     read_deal,
 )
 from .events import (
-    Bid,
+    BID_ENTRY,
+    DRAW_ENTRY,
+    LOST_ENTRY,
+    OFFER_ENTRY,
+    THROW_ENTRY,
+    TOP_ENTRY,
+    UNFED_ENTRY,
     Caged,
     DealStarted,
-    Drew,
     Fed,
-    Lost,
     Offered,
     RubberWon,
     Scored,
-    Threw,
-    Topped,
-    Unfed,
 )
 
 
@@ -127,16 +128,21 @@ def toppers(hand: Sequence[int], bid: int) -> list[int]:
 def feed_choices_for(rats: tuple[int, ...], counts: tuple[int, ...], suit: int) -> list[int]:
     """The rats (0 or 1) a won capture of ``suit`` may feed: a hungry rat of its suit if exactly
     one is hungry, else any rat of its suit (the player chooses between two); none: discarded.
+    The one home of that rule: the rules, the play-outs and the bots all ask here.
 
     >>> feed_choices_for((50, 2), (0, 0), 2)  # AH and 2H both hungry: the player chooses
     [0, 1]
     """
-    same = [i for i in range(len(rats)) if SUIT[rats[i]] == suit]
-    if len(same) == 2:
-        short = [i for i in same if counts[i] < RAT_VALUE[rats[i]]]
-        if len(short) == 1:
-            return short
-    return same
+    if len(rats) != 2:
+        return []
+    first = SUIT[rats[0]] == suit
+    second = SUIT[rats[1]] == suit
+    if first and second:
+        hungry = counts[0] < RAT_VALUE[rats[0]]
+        if hungry != (counts[1] < RAT_VALUE[rats[1]]):
+            return [0] if hungry else [1]
+        return [0, 1]
+    return [0] if first else ([1] if second else [])
 
 
 class AfterDeal(NamedTuple):
@@ -401,7 +407,6 @@ class CagedRatsState(State[Act, CagedRats]):
         Field("history", snap=Custom(_history_json, _read_history)),
         Field("capped", snap=Flag()),
         Field("initial"),
-        Field("plog"),
         extra=("deal_events",),
     )
     """The state declared once: the core derives :meth:`clone`, :meth:`snapshot` (and its
@@ -423,7 +428,6 @@ class CagedRatsState(State[Act, CagedRats]):
         "offer",
         "phase",
         "pile",
-        "plog",
         "rats",
         "rubber_no",
         "rubber_wins",
@@ -441,9 +445,6 @@ class CagedRatsState(State[Act, CagedRats]):
     scores: tuple[int, int]
     rubber_wins: tuple[int, int]
     history: tuple[DealSummary, ...]
-    plog: tuple[Any, ...] | None
-    """What happened, newest first, as ``(entry, older)`` links; an entry is an event class
-    followed by its fields (``(Bid, seat, card)``), made into an event only when asked."""
     initial: tuple[int, tuple[int, ...], tuple[int, ...]] | None
     """The deal the game started from: the dealer, then red's and black's cards (hand, then stock
     top first).  None in a sample: it is not part of what a seat knows."""
@@ -459,7 +460,6 @@ class CagedRatsState(State[Act, CagedRats]):
         self.deals = 0
         self.leads_total = 0
         self.capped = False
-        self.plog = None
         self._start_deal(dealer, red, black)
 
     def _start_deal(self, dealer: int, red: list[int], black: list[int]) -> None:
@@ -477,7 +477,7 @@ class CagedRatsState(State[Act, CagedRats]):
         self.from_stock = False
         self.phase = CAGE
         self.actor = 1 - dealer
-        self.plog = ((DealStarted, self.deals + 1, dealer, self.rubber_no), self.plog)
+        self._log_event(DealStarted, (self.deals + 1, dealer, self.rubber_no))
 
     # --- core hooks -----------------------------------------------------------------------------
 
@@ -580,7 +580,7 @@ class CagedRatsState(State[Act, CagedRats]):
         hand.remove(high)
         rats = (low, high)
         self.rats = (rats, self.rats[1]) if seat == 0 else (self.rats[0], rats)
-        self.plog = ((Caged, seat, rats), self.plog)
+        self._log_event(Caged, (seat, rats))
         if seat != self.dealer:
             self.actor = self.dealer
         else:
@@ -590,13 +590,13 @@ class CagedRatsState(State[Act, CagedRats]):
         self.hands[seat].remove(card)
         self.offer = card
         self.from_stock = False
-        self.plog = ((Offered, seat, card, False), self.plog)
+        self._log_entry(OFFER_ENTRY[seat * 52 + card])
         self.phase = BID
 
     def _bid(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)
         self.bid = card
-        self.plog = ((Bid, seat, card), self.plog)
+        self._log_entry(BID_ENTRY[seat * 52 + card])
         self.phase = RESPOND
         self.actor = 1 - seat
 
@@ -607,7 +607,7 @@ class CagedRatsState(State[Act, CagedRats]):
         mine = (*thrown[seat], card)
         self.thrown = (mine, thrown[1]) if seat == 0 else (thrown[0], mine)
         # The card is not in the entry: observations name it to the thrower only.
-        self.plog = ((Threw, seat), self.plog)
+        self._log_entry(THROW_ENTRY[seat])
         self.pile += (self.bid,)
         self.bid = -1
         self._leader_wins()
@@ -616,7 +616,8 @@ class CagedRatsState(State[Act, CagedRats]):
         """The responder tops the bid: bid, top and capture are discarded."""
         self.hands[seat].remove(card)
         leader = self.actor = 1 - seat
-        self.plog = ((Lost, leader, self.offer), ((Topped, seat, card), self.plog))
+        self._log_entry(TOP_ENTRY[seat * 52 + card])
+        self._log_entry(LOST_ENTRY[leader * 52 + self.offer])
         self.pile += (self.bid, card, self.offer)
         self._finish_lead()
 
@@ -629,7 +630,7 @@ class CagedRatsState(State[Act, CagedRats]):
             card = self.stocks[dealer].pop()
             self.offer = card
             self.from_stock = True
-            self.plog = ((Offered, dealer, card, True), self.plog)
+            self._log_event(Offered, (dealer, card, True))
             self.phase = BID
         else:
             self.phase = OFFER
@@ -639,22 +640,19 @@ class CagedRatsState(State[Act, CagedRats]):
         leader = 1 - self.actor
         self.actor = leader
         capture = self.offer
-        suit = SUIT[capture]
-        rats = self.rats[leader]
-        same = [i for i in (0, 1) if SUIT[rats[i]] == suit]
-        if not same:
+        fed = self.fed
+        base = 2 * leader
+        rats = feed_choices_for(
+            self.rats[leader], (len(fed[base]), len(fed[base + 1])), SUIT[capture]
+        )
+        if not rats:
             self.pile += (capture,)
-            self.plog = ((Unfed, leader, capture), self.plog)
-            self._finish_lead()
+            self._log_entry(UNFED_ENTRY[leader * 52 + capture])
+        elif len(rats) == 2:
+            self.phase = FEED
             return
-        if len(same) == 2:
-            base = 2 * leader
-            short = [i for i in (0, 1) if len(self.fed[base + i]) < RAT_VALUE[rats[i]]]
-            if len(short) != 1:
-                self.phase = FEED
-                return
-            same = short
-        self._feed(leader, same[0])
+        else:
+            self._feed(leader, rats[0])
         self._finish_lead()
 
     def _feed(self, seat: int, index: int) -> None:
@@ -663,10 +661,7 @@ class CagedRatsState(State[Act, CagedRats]):
         fed[k] = (*fed[k], self.offer)
         self.fed = tuple(fed)
         rat = self.rats[seat][index]
-        self.plog = (
-            (Fed, seat, index + 1, rat, self.offer, len(fed[k]), RAT_VALUE[rat]),
-            self.plog,
-        )
+        self._log_event(Fed, (seat, index + 1, rat, self.offer, len(fed[k]), RAT_VALUE[rat]))
 
     def _finish_lead(self) -> None:
         leader = self.actor
@@ -676,7 +671,7 @@ class CagedRatsState(State[Act, CagedRats]):
             hand = self.hands[leader]
             for _ in range(n):
                 insort(hand, stock.pop())
-            self.plog = ((Drew, leader, n), self.plog)
+            self._log_entry(DRAW_ENTRY[leader * 4 + n])
         self.offer = -1
         self.bid = -1
         self.from_stock = False
@@ -728,10 +723,10 @@ class CagedRatsState(State[Act, CagedRats]):
         self.history += (summary,)
         self.deals += 1
         totals = (self.scores[0] + pts[0], self.scores[1] + pts[1])
-        self.plog = ((Scored, pts, totals), self.plog)
+        self._log_event(Scored, (pts, totals))
         after = after_deal(self.game.options, totals, self.rubber_wins, self.rubber_no, self.deals)
         if after.rubber_winner >= 0:
-            self.plog = ((RubberWon, after.rubber_winner, self.rubber_no, totals), self.plog)
+            self._log_event(RubberWon, (after.rubber_winner, self.rubber_no, totals))
         self.scores = after.scores
         self.rubber_wins = after.rubber_wins
         self.rubber_no = after.rubber_no

@@ -206,7 +206,6 @@ def restored(state: CagedRatsState, snap: Mapping[str, Any]) -> None:
     state.deals = len(prior)
     state.leads_total = LEADS_PER_DEAL * len(prior)
     state.capped = False
-    state.plog = None
     state._start_deal(dealer, orders[0], orders[1])
     for i, event in enumerate(events):
         act = _played_action(state, event)

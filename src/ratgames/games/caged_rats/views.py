@@ -6,7 +6,7 @@ real position (:func:`sample_consistent`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ratgames import cards as deckmod
 from ratgames.core.events import Event, event_json
@@ -30,26 +30,12 @@ if TYPE_CHECKING:
     from .rules import CagedRatsState
 
 
-def deal_entries(state: CagedRatsState) -> list[tuple[Any, ...]]:
-    """The log entries of the current deal, oldest first (from its :class:`DealStarted`)."""
-    out: list[tuple[Any, ...]] = []
-    node = state.plog
-    while node is not None:
-        entry = node[0]
-        out.append(entry)
-        if entry[0] is DealStarted:
-            break
-        node = node[1]
-    out.reverse()
-    return out
-
-
 def deal_events(state: CagedRatsState, shown: Collection[int]) -> list[Event]:
     """The events of the current deal, oldest first; a card thrown face down is named only for
     the throwers in ``shown``."""
     events: list[Event] = []
     throws = [0, 0]
-    for cls, *fields in deal_entries(state):
+    for cls, fields in state._logged(since=DealStarted):
         if cls is Threw:
             seat = fields[0]
             card = state.thrown[seat][throws[seat]] if seat in shown else None

@@ -210,7 +210,7 @@ class RatATatCat(Game):
             )
             dealing.start_round(state, hands, draw, discard, returned)
         # The deal as it lies now; written in the deal format only if a record asks for it.
-        kind, dealt = state._logged()[-1]
+        kind, dealt = state._logged(1)[0]
         assert kind is Dealt
         state.deal0 = (state.hands[:], state.draw[:], state.discard[:], dealt[3])
         return state

@@ -143,14 +143,7 @@ def discard_top(state: RatState) -> str | None:
 
 def public_events(state: RatState, limit: int | None = None) -> list[Event]:
     """The public events of the game, oldest first (only the latest ``limit`` if given)."""
-    out: list[Event] = []
-    node = state._event_log
-    while node is not None and (limit is None or len(out) < limit):
-        kind, fields = node[0]
-        out.append(kind(*fields))
-        node = node[1]
-    out.reverse()
-    return out
+    return [kind(*fields) for kind, fields in state._logged(-1 if limit is None else limit)]
 
 
 def event_list(state: RatState, limit: int | None) -> list[dict[str, JSON]]:
