@@ -112,6 +112,8 @@ class SharedLobby:
         self._pending: dict[str, tuple[int, dict[str, Any] | None]] = {}
         self._flush_due: asyncio.TimerHandle | None = None
         self._publisher: Any = None
+        self._publishing = asyncio.Lock()
+        """One announcement at a time on the one connection (and one connection made)."""
         self._tasks: list[asyncio.Task[None]] = []
         self.listening = asyncio.Event()
         """Set once the first ``LISTEN`` is in place (and ``hello`` sent)."""
@@ -180,6 +182,10 @@ class SharedLobby:
             await self._notify(payload)
 
     async def _notify(self, payload: bytes) -> None:
+        async with self._publishing:
+            await self._notify_now(payload)
+
+    async def _notify_now(self, payload: bytes) -> None:
         import psycopg
 
         for attempt in range(2):
