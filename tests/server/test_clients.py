@@ -4,6 +4,7 @@ process at a remote table), ``ratgames db upgrade`` and ``ratgames export``."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from pathlib import Path
@@ -505,3 +506,54 @@ def test_seats_named_on_the_command_line_are_checked_from_1(
         result = runner.invoke(cli_app, [command, code, *where, "--seat", seat], env=env)
         assert result.exit_code == 2, result.output
         assert words in result.output, result.output
+
+
+def test_a_reconnect_refused_for_its_rate_tries_again_until_welcomed(db_url: str) -> None:
+    """A reconnecting client whose hello is refused for its rate (everyone behind a balancer
+    coming back at once) leaves that connection and tries again after a growing pause: it is
+    back as soon as the address may say hello again, not when the server closes the silent
+    connection (a 30-second idle limit here)."""
+    from ratgames.server.limits import Rate
+    from ratgames.server.tables import Settings
+
+    from .conftest import start_server
+
+    settings = Settings(
+        bot_pause=0.0,
+        ping_interval=0.5,
+        warm_pool=False,
+        idle_timeout=30.0,
+        hello_rate=Rate(2, 1.0, 2),
+    )
+    running = start_server(db_url, settings)
+
+    async def main() -> None:
+        created = await create(running.base, "rats", [{"kind": "open"}, {"kind": "bot"}])
+        code = created["table"]["code"]
+        client = await connect(running.base, created, reconnect=True)
+        await client.wait(lambda c: c.table is not None)
+        # Others at the same address use up its hellos.
+        watchers = []
+        for _ in range(3):
+            watcher = TableClient(running.base, code)
+            watchers.append(watcher)
+            with contextlib.suppress(ClientError):
+                await watcher.connect()
+        assert any(e["code"] == "rate_limited" for w in watchers for e in w.errors)
+        before = client.connections
+        await client.drop()
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await client.wait(lambda c: c.connections > before + 1, timeout=10)  # it tried again
+        await client.wait(lambda c: c.welcomed, timeout=10)
+        assert loop.time() - start < 8.0  # back well before the idle limit closes anything
+        client.host("start")
+        assert await client.my_turn_or_end()
+        await client.close()
+        for watcher in watchers:
+            await watcher.close()
+
+    try:
+        run(main())
+    finally:
+        running.stop()

@@ -150,6 +150,8 @@ class TableClient:
         """When each state (by seq) was shown here (this client's clock, ms)."""
         self.rtt_ms: float | None = None
         self.connections = 0
+        self._greeted = False
+        """Whether the current connection has been welcomed."""
         self.acked = 0
         """The highest seq acknowledged to this client."""
         self._ids = itertools.count(1)
@@ -194,8 +196,9 @@ class TableClient:
                 ) as ws:
                     self._ws = ws
                     self.connections += 1
-                    delay = 0.1
                     await self._session(ws)
+                if self._greeted:  # a connection that was welcomed: try again soon
+                    delay = 0.1
                 if ws.close_code == MOVED:
                     # The table is another server process's: go there if it said where
                     # (else the same address, where a process takes it over once its lease
@@ -249,6 +252,7 @@ class TableClient:
             hello["host_token"] = self.host_token
         hello["delta_events"] = True
         self._events = []
+        self._greeted = False
         self._queue_out(hello)
         try:
             async for raw in ws:
@@ -293,6 +297,7 @@ class TableClient:
             self.rtt_ms = msg.get("rtt_ms")
             self._queue_out({"type": "pong", "v": V, "id": msg["id"], "client_time": self.clock()})
         elif kind == "welcome":
+            self._greeted = True
             self.table = msg["table"]
             self.seat = msg["seat"]
             if self._welcome is not None and not self._welcome.done():
@@ -320,6 +325,13 @@ class TableClient:
                 self.errors.append(msg)
                 if self._welcome is not None and not self._welcome.done():
                     self._welcome.set_exception(ClientError(msg["code"], msg["message"]))
+                elif self.reconnect and not self._greeted and msg.get("code") == "rate_limited":
+                    # A hello refused for its rate on a reconnect (everyone behind a balancer
+                    # coming back at once): leave this connection and try again after a pause
+                    # that grows until a connection is welcomed.
+                    ws = self._ws
+                    if ws is not None:
+                        asyncio.get_running_loop().create_task(ws.close())
         elif kind == "sample":
             future = self._waiting.pop(msg["id"], None)
             if future is not None and not future.done():
@@ -461,6 +473,11 @@ class TableClient:
     def connected(self) -> bool:
         """True while a connection is open (a reconnecting client is between two)."""
         return self._ws is not None
+
+    @property
+    def welcomed(self) -> bool:
+        """True while a connection is open and the server has welcomed it."""
+        return self._ws is not None and self._greeted
 
     @property
     def over(self) -> bool:
