@@ -774,6 +774,26 @@ def drop_database(server: str, name: str) -> None:
         admin.dispose()
 
 
+def check_stored_cluster(
+    db: str, by_table: dict[str, list[tuple[int, str]]]
+) -> tuple[int, int, int]:
+    """(lost, duplicated, unacknowledged): acknowledged actions missing from the database or
+    stored otherwise, action numbers acknowledged twice, and actions stored whose
+    acknowledgement never came (sent as their process was killed: their players were told the
+    connection went, not that the action failed, and no action is sent again by itself)."""
+    engine = store.make_engine(db)
+    lost = duplicated = unacknowledged = 0
+    for code, acked in by_table.items():
+        stored = store.load_table(engine, code)
+        rows = stored.actions if stored is not None else []
+        seqs = {seq for seq, _ in acked}
+        duplicated += len(acked) - len(seqs)
+        lost += sum(seq > len(rows) or rows[seq - 1][1] != text for seq, text in acked)
+        unacknowledged += sum(seq not in seqs for seq in range(1, len(rows) + 1))
+    engine.dispose()
+    return lost, duplicated, unacknowledged
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=400)
@@ -894,12 +914,13 @@ def main_cluster(args: argparse.Namespace, players: int, seconds: float) -> None
                 )
             finally:
                 cluster.stop()
-        lost, duplicated = check_stored(db, result.pop("by_table"))
+        lost, duplicated, unacknowledged = check_stored_cluster(db, result.pop("by_table"))
     finally:
         drop_database(args.db, name)
     result["database"] = "postgresql"
     result["lost"] = lost
     result["duplicated"] = duplicated
+    result["stored_unacknowledged"] = unacknowledged
     print(json.dumps(result, indent=1))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
