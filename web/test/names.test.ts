@@ -6,6 +6,11 @@ describe("seat names", () => {
     expect(botName("normal")).toBe("Normal bot");
     expect(botName("Expert")).toBe("Expert bot");
     expect(botName("Ratbot")).toBe("Ratbot (bot)");
+    // a bot spec reads as its kind, not its settings
+    expect(botName("heuristic:play_ms=3000,slap_ms=400")).toBe("Heuristic bot");
+    expect(botName("normal:seed=3")).toBe("Normal bot");
+    expect(botName("pimc:seconds=1.5,score=estimate")).toBe("Pimc bot");
+    expect(botName("random")).toBe("Random bot");
     expect(botName(null)).toBe("Bot");
   });
 

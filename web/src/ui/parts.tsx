@@ -74,12 +74,19 @@ export function ActButton(p: {
 
 const LEVELS = ["easy", "normal", "hard", "expert"];
 
-/** A bot as players read it: "Easy bot" for a level; a name the server gave it otherwise
- * ("Ratbot (bot)"), or just "Bot". */
+/** A bot as players read it: "Easy bot" for a level; for a bot spec in lower case
+ * ("heuristic:play_ms=3000") its kind ("Heuristic bot"), not its settings; a name of its own
+ * otherwise ("Ratbot (bot)"), or just "Bot". */
 export function botName(name: string | null | undefined): string {
-  const level = (name ?? "").trim().toLowerCase();
+  const text = (name ?? "").trim();
+  const spec = /^([a-z][a-z0-9_-]*)(:.*)?$/.exec(text);
+  if (spec) {
+    const kind = spec[1].replace(/[_-]/g, " ");
+    return `${kind.charAt(0).toUpperCase()}${kind.slice(1)} bot`;
+  }
+  const level = text.toLowerCase();
   if (LEVELS.includes(level)) return `${level.charAt(0).toUpperCase()}${level.slice(1)} bot`;
-  return name ? `${name} (bot)` : "Bot";
+  return text ? `${text} (bot)` : "Bot";
 }
 
 /** Names told apart: a name that several seats share gets each seat's number
