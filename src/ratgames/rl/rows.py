@@ -211,3 +211,13 @@ def play_tick(
         order += 1
         pending[seat] = (count + ticks, order, reaction.action)
     return order
+
+
+def bots_play(state: State[Any, Any], bots: dict[int, Bot], me: int) -> None:
+    """The bots of a turn-based game play (``bots[seat].act``) until seat ``me`` is to act or
+    the game is over."""
+    while not state.is_over():
+        seat = state.seats_to_act()[0]
+        if seat == me:
+            return
+        state.apply(seat, bots[seat].act(SeatView(state, seat)))
