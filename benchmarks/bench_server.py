@@ -88,8 +88,9 @@ DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 LINE_PLAYERS = 4
 """Players' worth of connections the balancer makes to a process from one loopback address:
 a process's per-address limits (connections, hellos, messages a second) see the balancer's
-address, and at more than a few players an address, those reconnecting after a failover are
-held back by them (with 40 players an address a failover took 11 s, with one, 4 s)."""
+address, and at tens of players an address, the players reconnecting after a failover had
+their hellos refused for the rate (measured with 20 players an address: 11 to 15 s before
+every table played on, against 4 s with one; docs/server.md)."""
 LEASE = 5.0
 """The processes' lease with ``--processes`` (seconds; ``ratgames serve``'s default)."""
 OPTIONS = {"mode": "rounds=1000"}
