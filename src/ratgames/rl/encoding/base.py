@@ -3,7 +3,9 @@ a float32 observation tensor with a documented layout.
 
 An encoder is built from a :class:`~ratgames.core.game.Game` and reads only the public API: a
 seat's ``observation``, its ``legal_actions``, ``game.parse_action``, ``str(action)``,
-``game.card_text``/``game.deck`` and the options.
+``game.card_text``/``game.deck`` and the options.  A game may also give its encoder
+:class:`Features`, its own code that reads the same vector straight from the state (faster: no
+observation is built), held equal to the vector of the observation by the tests.
 
 Actions.  Each action of the game maps to a short sequence of ids (:meth:`Encoder.action_ids`):
 one id for most actions; two for the few games whose combinations are too many to list one by
