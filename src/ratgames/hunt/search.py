@@ -109,23 +109,23 @@ class Found:
 def merge_top(a: list[Found], b: list[Found], k: int) -> list[Found]:
     """The ``k`` longest distinct deals of both lists (a deal found twice counts once, under
     its lowest number)."""
-    best: dict[bytes, Found] = {}
-    for f in (*a, *b):
-        old = best.get(f.deal)
-        if old is None or f.index < old.index:
-            best[f.deal] = f
-    return heapq.nsmallest(k, best.values(), key=Found.key)
+    return heapq.nsmallest(k, _distinct(a, b), key=Found.key)
 
 
 def merge_cycles(a: list[Found], b: list[Found]) -> list[Found]:
     """The distinct cycle deals of both lists with the lowest numbers (at most
     :data:`CYCLES_KEPT`)."""
+    return heapq.nsmallest(CYCLES_KEPT, _distinct(a, b), key=lambda f: f.index)
+
+
+def _distinct(a: list[Found], b: list[Found]) -> list[Found]:
+    """The deals of both lists, each once, under its lowest number."""
     best: dict[bytes, Found] = {}
     for f in (*a, *b):
         old = best.get(f.deal)
         if old is None or f.index < old.index:
             best[f.deal] = f
-    return heapq.nsmallest(CYCLES_KEPT, best.values(), key=lambda f: f.index)
+    return list(best.values())
 
 
 @dataclass
