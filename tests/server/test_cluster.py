@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import subprocess  # noqa: F401  (tests/browser/test_failover.py patches Popen through it)
 import time
 from pathlib import Path
 
@@ -21,19 +20,10 @@ from ratgames.server.client import TableClient, ahttp_json
 from ratgames.server.tables import Settings
 
 from .conftest import Running, run, start_server
-from .processes import DEPLOY, HAPROXY, Balancer, ServeProcess, player
+from .processes import HAPROXY, Balancer, ServeProcess, player
 from .test_postgres import pg_url  # noqa: F401  (the fixture)
 
 LEASE = 2.0
-
-__all__ = ["DEPLOY", "HAPROXY", "Serve"]
-
-
-class Serve(ServeProcess):
-    """A process of these tests: over PostgreSQL at ``url``, with :data:`LEASE`."""
-
-    def __init__(self, url: str, home: Path) -> None:
-        super().__init__(url, home, lease=LEASE)
 
 
 def leased_server(url: str) -> Running:

@@ -12,9 +12,7 @@ from ratgames.server import store
 from ratgames.server.client import TableClient, ahttp_json
 
 from .conftest import run
-from .processes import ServeProcess, free_port, player
-
-_free_port = free_port  # the name tests/browser/test_failover.py imports
+from .processes import ServeProcess, player
 
 GAMES = {
     "rats": {"max_rounds": 6},
