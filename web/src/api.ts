@@ -142,14 +142,21 @@ async function records(before?: number): Promise<ListedReplay[]> {
   return [...byId.values()].sort((a, b) => b.id - a.id).slice(0, 50);
 }
 
+/** The query that routes a table's request to its process behind a balancer. */
+export function byTable(code: string): string {
+  return `?table=${encodeURIComponent(code)}`;
+}
+
 export const api = {
   games: () => call<GameInfo[]>("/api/games"),
   tables: () => call<TableInfo[]>("/api/tables"),
-  table: (code: string) => call<TableInfo>(`/api/tables/${encodeURIComponent(code)}`),
+  // A table's own requests name its code in the query too: a balancer in front of several
+  // server processes routes by it (`?table=`) to the process that holds the table.
+  table: (code: string) => call<TableInfo>(`/api/tables/${encodeURIComponent(code)}${byTable(code)}`),
   create: (body: Obj) => call<CreatedTable>("/api/tables", body),
   join: (code: string, name: string, seat?: number) =>
     call<Joined>(
-      `/api/tables/${encodeURIComponent(code)}/join`,
+      `/api/tables/${encodeURIComponent(code)}/join${byTable(code)}`,
       seat === undefined ? { name } : { name, seat },
     ),
   records,
