@@ -206,3 +206,46 @@ def test_an_address_clients_cannot_be_sent_to_is_refused() -> None:
         )
         assert result.exit_code == 2
         assert "--advertise" in result.output and "at most 123 bytes" in result.output
+
+
+def test_a_tables_request_at_another_process_is_sent_to_its_owner(pg_url: str) -> None:  # noqa: F811
+    """A REST request for a table another process holds (its info, a join) is answered with a
+    307 to the owner's address (a POST stays a POST with its body), which the terminal
+    client's requests follow: a join by invite link works whichever process the balancer
+    picked."""
+    import urllib.error
+    import urllib.request
+
+    a = leased_server(pg_url)
+    b = leased_server(pg_url)
+    try:
+
+        async def main() -> None:
+            created = await new_table(a.base, public=False)
+            code = created["table"]["code"]
+            # Not followed: the answer says where, and why in words.
+            request = urllib.request.Request(
+                f"{b.base}/api/tables/{code}/join?table={code}",
+                data=b'{"name": "Bob"}',
+                method="POST",
+                headers={"content-type": "application/json"},
+            )
+            try:
+                urllib.request.urlopen(request, timeout=10)
+                raise AssertionError("process b answered for a table it does not hold")
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 307, exc.code
+                assert exc.headers["location"] == f"{a.base}/api/tables/{code}/join?table={code}"
+                assert "served by another server process" in exc.read().decode()
+            # Followed: the info, and a join that takes the seat at the owner.
+            info = await ahttp_json(b.base, f"/api/tables/{code}")
+            assert info["code"] == code
+            joined = await ahttp_json(b.base, f"/api/tables/{code}/join", {"name": "Bob"})
+            assert joined["seat"] == 1
+            seats = a.lobby.tables[code].seats
+            assert seats[1].name == "Bob" and code not in b.lobby.tables
+
+        run(main())
+    finally:
+        a.stop()
+        b.stop()

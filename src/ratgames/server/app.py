@@ -199,6 +199,14 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
 
     @app.exception_handler(RequestError)
     async def _request_error(request: Request, exc: RequestError) -> JSONResponse:
+        if isinstance(exc, Elsewhere) and exc.address:
+            # The table is another process's: send the request there (307 keeps a POST a POST
+            # with its body), the reason in words for a client that does not follow.
+            query = f"?{request.url.query}" if request.url.query else ""
+            where = exc.address.rstrip("/") + request.url.path + query
+            answer = _problem(307, exc.message)
+            answer.headers["location"] = where
+            return answer
         return _problem(exc.status, exc.message)
 
     @app.exception_handler(RequestValidationError)

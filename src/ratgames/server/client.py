@@ -21,7 +21,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import websockets
 from websockets.asyncio.client import ClientConnection
@@ -45,24 +45,41 @@ class ClientError(Exception):
 # --- REST ----------------------------------------------------------------------------------------
 
 
+MOST_REDIRECTS = 4
+"""How many times one request follows a table to another server process (307)."""
+
+
 def http_json(base: str, path: str, body: Any = None, timeout: float = 10.0) -> Any:
-    """GET (or POST ``body``) ``base + path`` and return the JSON answer."""
+    """GET (or POST ``body``) ``base + path`` and return the JSON answer (following a table
+    to the server process that holds it: a 307 with its address, a POST included)."""
     data = None if body is None else json.dumps(body).encode("utf-8")
-    request = urllib.request.Request(
-        base.rstrip("/") + path,
-        data=data,
-        method="GET" if body is None else "POST",
-        headers={"content-type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:
-            return json.loads(answer.read().decode("utf-8"))
-    except urllib.error.HTTPError as exc:
+    url = base.rstrip("/") + path
+    for redirects in range(MOST_REDIRECTS + 1):
+        request = urllib.request.Request(
+            url,
+            data=data,
+            method="GET" if body is None else "POST",
+            headers={"content-type": "application/json"},
+        )
         try:
-            detail = json.loads(exc.read().decode("utf-8")).get("detail", exc.reason)
-        except (ValueError, AttributeError):
-            detail = exc.reason
-        raise ClientError(str(exc.code), str(detail)) from None
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                return json.loads(answer.read().decode("utf-8"))
+        except urllib.error.HTTPError as exc:
+            where = exc.headers.get("location") if exc.code in (307, 308) else None
+            if where and redirects < MOST_REDIRECTS:
+                url = urllib.parse.urljoin(url, where)
+                continue
+            _raise_problem(exc)
+    raise AssertionError("unreachable: the loop returns or raises")
+
+
+def _raise_problem(exc: urllib.error.HTTPError) -> NoReturn:
+    """Raise the server's refusal as a :class:`ClientError` (its code and words)."""
+    try:
+        detail = json.loads(exc.read().decode("utf-8")).get("detail", exc.reason)
+    except (ValueError, AttributeError):
+        detail = exc.reason
+    raise ClientError(str(exc.code), str(detail)) from None
 
 
 async def ahttp_json(base: str, path: str, body: Any = None) -> Any:
