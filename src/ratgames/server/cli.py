@@ -205,6 +205,16 @@ def _db_option() -> Callable[[F], F]:
     "the proxy's hop.",
 )
 @click.option(
+    "--forwarded-allow-ips",
+    default="127.0.0.1",
+    show_default=True,
+    metavar="ADDRESSES",
+    help="The balancers or proxies (comma-separated addresses or networks, '*' for any) whose "
+    "X-Forwarded-For and X-Forwarded-Proto this process believes: a client's address behind "
+    "them (for the per-address limits and logs) is the one they pass on.  Use '' to believe "
+    "none.",
+)
+@click.option(
     "--lease",
     default=None,
     type=click.FloatRange(min=0),
@@ -246,6 +256,7 @@ def serve(
     max_bot_iterations: int,
     max_rtt_ms: float,
     rtt_from_pings: bool,
+    forwarded_allow_ips: str,
     lease: float | None,
     advertise: str | None,
 ) -> None:
@@ -378,6 +389,8 @@ def serve(
         log_level=level,
         log_config=logs.uvicorn_log_config(fmt),
         lifespan="on",
+        proxy_headers=bool(forwarded_allow_ips.strip()),
+        forwarded_allow_ips=forwarded_allow_ips,
         http=guarded_protocol(AutoHTTPProtocol, guard),
         backlog=min(2048, max(64, max_connections)) if max_connections else 2048,
     )
