@@ -172,9 +172,11 @@ def test_the_loser_of_a_close_race_is_too_late_not_burned(server: Server, browse
     code = create_table(ann, "egyptian-ratscrew", 2, {1: "open"}, {"burn": "1"})
     join_table(bob, code)
     start(ann, [bob])
-    deadline = time.monotonic() + 150
-    races = empties = 0
-    for after in (20, 50):
+    deadline = time.monotonic() + 240
+    races = empties = late_timers = 0
+    todo = [20, 50]
+    while todo:
+        after = todo[0]
         while True:
             assert time.monotonic() < deadline, "no slappable pile came up"
             assert not ann.over(), "the game ended before a race"
@@ -200,14 +202,22 @@ def test_the_loser_of_a_close_race_is_too_late_not_burned(server: Server, browse
         ann.page.keyboard.press(" ")
         expect(ann.page.get_by_test_id("slap-verdict")).to_contain_text("take the pile")
         waited = bob.page.evaluate("() => window.__press")
-        assert after <= waited < after + 60, waited
         verdict = bob.page.get_by_test_id("slap-verdict")
         expect(verdict).not_to_contain_text("Waiting", timeout=10000)
+        if waited >= after + 60:
+            # The page's timer fired late (a busy machine): no press of the kind meant here.
+            ann.wait_past(seq)
+            bob.wait_past(seq)
+            late_timers += 1
+            assert late_timers <= 4, "the page's timers keep firing late"
+            continue
+        assert after <= waited, waited
         expect(verdict).to_contain_text("too late")
         ann.wait_past(seq)
         bob.wait_past(seq)
         assert stack_size(bob, 1) == before
         races += 1
+        todo.pop(0)
         pile_button = bob.page.get_by_test_id("pile")
         if (pile_button.get_attribute("aria-label") or "").startswith("The pile: 0 cards"):
             # the empty pile: not drawn as slappable; after the reaction window, no Slap
