@@ -130,7 +130,7 @@ def http_from(local: str | None, base: str, path: str, body: Any = None) -> tupl
 
 async def ahttp_from(local: str | None, base: str, path: str, body: Any = None) -> Any:
     status, answer = await asyncio.to_thread(http_from, local, base, path, body)
-    if status >= 400:
+    if status >= 300:  # a 307 too: the table is another process's (not followed here)
         detail = answer.get("detail") if isinstance(answer, dict) else answer
         raise ClientError(str(status), str(detail))
     return answer
@@ -225,13 +225,14 @@ class Player:
 
 async def join_at_owner(local: str, base: str, code: str, name: str) -> Any:
     """Join table ``code`` through the balancer at ``base``: a request that reaches a process
-    other than the table's is refused (409), so it is asked again, reaching the next process
-    (the balancer sends requests without a table code round robin)."""
+    other than the table's is sent on (307, to the owner's path at the balancer, which would
+    put every player behind the balancer's one address), so it is asked again here, reaching
+    the next process (the balancer sends requests without a table code round robin)."""
     for _ in range(64):
         try:
             return await ahttp_from(local, base, f"/api/tables/{code}/join", {"name": name})
         except ClientError as exc:
-            if exc.code != "409" or "another server process" not in exc.message:
+            if exc.code not in ("307", "409") or "another server process" not in exc.message:
                 raise
     raise ClientError("409", f"no process behind {base} took the join of table {code}")
 
