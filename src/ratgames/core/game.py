@@ -196,6 +196,14 @@ def _short_repr(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def relative_seat(seat: int, me: int, players: int) -> int:
+    """``seat`` counted from ``me``: 0 is ``me``, 1 the next seat in turn, and so on (a
+    ValueError for a number that is no seat)."""
+    if not 0 <= seat < players:
+        raise ValueError(f"{seat!r} is not a seat")
+    return (seat - me) % players
+
+
 def same_action(a: object, b: object) -> bool:
     """``a == b`` with the same types all the way down (tuples, named tuples, dataclasses,
     lists), so that ``True`` does not pass for ``1`` nor ``1.0`` for ``1``.

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ratgames.core.game import relative_seat
+
 from .cards import CARD_BITS, KNOWN
 from .phases import COLLECT, FINAL, OVER, PHASE_NAMES, PLAY, STATUS_NAMES
 
@@ -86,11 +88,11 @@ class Features:
         phase = s.phase
         ones.append(base + self.phase_of[phase])
         if phase == PLAY:
-            ones.append(base + self.turn + _relative(s.turn, me, n))
+            ones.append(base + self.turn + relative_seat(s.turn, me, n))
         if phase in (COLLECT, FINAL):
-            ones.append(base + self.collector + _relative(s.collector, me, n))
+            ones.append(base + self.collector + relative_seat(s.collector, me, n))
         if s.challenger >= 0:
-            ones.append(base + self.challenger + _relative(s.challenger, me, n))
+            ones.append(base + self.challenger + relative_seat(s.challenger, me, n))
             if phase == PLAY and s.chances:
                 x = s.chances / 4.0
                 at.append(base + self.chances_left)
@@ -124,12 +126,6 @@ class Features:
                 if c >= KNOWN and c & CARD_BITS < 54:
                     known += 1
             _one(at, values, base + self.stack_known + r, known / scale)
-
-
-def _relative(seat: int, me: int, n: int) -> int:
-    if not 0 <= seat < n:
-        raise ValueError(f"{seat!r} is not a seat")
-    return (seat - me) % n
 
 
 def _one(at: list[int], values: list[float], pos: int, x: float) -> None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ratgames.core.game import relative_seat
+
 from .action import OVER, PHASE_NAMES
 from .cards import SLOTS
 
@@ -85,7 +87,7 @@ class Features:
         phase = s.phase
         ones.append(base + self.phase_of[phase])
         if phase != OVER:
-            ones.append(base + self.turn + _relative(s.turn, me, n))
+            ones.append(base + self.turn + relative_seat(s.turn, me, n))
         known = s.known
         row = me * n * SLOTS
         faceup = s.faceup
@@ -133,14 +135,8 @@ class Features:
         _one(at, values, base + self.draw_pile, len(s.draw) / self.draw_scale)
         _one(at, values, base + self.draws_left, s.extra / self.draws_scale)
         if s.knocker >= 0:
-            ones.append(base + self.knocker + _relative(s.knocker, me, n))
+            ones.append(base + self.knocker + relative_seat(s.knocker, me, n))
         _one(at, values, base + self.turns_this_round, s.rturns / self.turn_scale)
-
-
-def _relative(seat: int, me: int, n: int) -> int:
-    if not 0 <= seat < n:
-        raise ValueError(f"{seat!r} is not a seat")
-    return (seat - me) % n
 
 
 def _one(at: list[int], values: list[float], pos: int, x: float) -> None:

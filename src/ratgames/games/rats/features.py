@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ratgames.cards import SUITS
+from ratgames.core.game import relative_seat
 
 from .action import RUN, SET, SINGLE, trick_kind_name
 
@@ -118,7 +119,7 @@ class Features:
             if not s.alive[seat]:
                 ones.append(base + self.out + r)
         _one(at, values, base + self.stock, s.stock.bit_count() / scale)
-        ones.append(base + self.leader + _relative(s.leader, me, n))
+        ones.append(base + self.leader + relative_seat(s.leader, me, n))
         trick = s.trick
         if trick:
             count = s.trick_n
@@ -132,7 +133,7 @@ class Features:
             _one(at, values, base + self.trick_count, count / 13.0)
             if s.suit_led >= 0:
                 ones.append(base + self.suit_pos[s.suit_led])
-            ones.append(base + self.best_seat + _relative(s.best_seat, me, n))
+            ones.append(base + self.best_seat + relative_seat(s.best_seat, me, n))
             b = base + self.best
             for c in s._best_cards():
                 ones.append(b + c)
@@ -147,12 +148,6 @@ class Features:
         _one(at, values, base + self.hand_size, s.hand_size / scale)
         if self.jokers and pending >= 0:
             ones.append(base + self.pending_run + pending - self.base_run)
-
-
-def _relative(seat: int, me: int, n: int) -> int:
-    if not 0 <= seat < n:
-        raise ValueError(f"{seat!r} is not a seat")
-    return (seat - me) % n
 
 
 def _bits(ones: list[int], base: int, mask: int) -> None:
