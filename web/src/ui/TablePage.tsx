@@ -439,6 +439,32 @@ function lateWhen(seconds: number): string {
   return `at ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/** The name a person joins a table under, and the join by it (the seat's token kept in this
+ * browser's memory of the table); an error in words. */
+function useJoin(code: string, onJoined: (token: string) => void) {
+  const { memory } = useContext(Ctx);
+  const [name, setName] = useState(memory.name);
+  const [error, setError] = useState("");
+  const join = async (ev: Event) => {
+    ev.preventDefault();
+    if (!name.trim()) {
+      setError("Write your name first.");
+      return;
+    }
+    memory.name = name;
+    try {
+      const joined = await api.join(code, name.trim());
+      const old = memory.seat(code);
+      memory.setSeat(code, { token: joined.token, host_token: old?.host_token ?? null, seat: joined.seat });
+      onJoined(joined.token);
+      setError("");
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    }
+  };
+  return { name, setName, error, join };
+}
+
 /** A running table's open seats for late arrivals (the game names them; the host allowed them by
  * making the table so): a spectator takes one and watches from it until the rules let them in
  * (in Egyptian Ratscrew, a valid slap); the host may seat a bot there instead. */
@@ -448,31 +474,12 @@ function LateSeat(p: {
   send: (m: Record<string, unknown>) => void;
   onJoined: (token: string) => void;
 }): JSX.Element | null {
-  const { memory } = useContext(Ctx);
-  const [name, setName] = useState(memory.name);
-  const [error, setError] = useState("");
+  const { name, setName, error, join } = useJoin(p.table.code, p.onJoined);
   const t = p.table;
   const open = t.seats.filter((s) => s.kind === "open" && s.late);
   if (open.length === 0) return null;
   const watching = p.model.seat === null;
   if (!watching && !p.model.host) return null;
-  const join = async (ev: Event) => {
-    ev.preventDefault();
-    if (!name.trim()) {
-      setError("Write your name first.");
-      return;
-    }
-    memory.name = name;
-    try {
-      const joined = await api.join(t.code, name.trim());
-      const old = memory.seat(t.code);
-      memory.setSeat(t.code, { token: joined.token, host_token: old?.host_token ?? null, seat: joined.seat });
-      p.onJoined(joined.token);
-      setError("");
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
-    }
-  };
   return (
     <section class="panel late-seat" aria-labelledby="late-h" data-testid="late-seat">
       <h2 id="late-h">
@@ -553,9 +560,7 @@ function WaitingRoom(p: {
   onJoined: (token: string) => void;
   links: JSX.Element;
 }): JSX.Element {
-  const { memory } = useContext(Ctx);
-  const [name, setName] = useState(memory.name);
-  const [error, setError] = useState("");
+  const { name, setName, error, join } = useJoin(p.table.code, p.onJoined);
   const [copied, setCopied] = useState(false);
   const t = p.table;
   const link = `${location.origin}/t/${t.code}`;
@@ -566,23 +571,6 @@ function WaitingRoom(p: {
   const seated = p.model.seat !== null;
   const names = tableSeatNames(t.seats, t.players, (i) => fallbackName(t.game, i));
 
-  const join = async (ev: Event) => {
-    ev.preventDefault();
-    if (!name.trim()) {
-      setError("Write your name first.");
-      return;
-    }
-    memory.name = name;
-    try {
-      const joined = await api.join(t.code, name.trim());
-      const old = memory.seat(t.code);
-      memory.setSeat(t.code, { token: joined.token, host_token: old?.host_token ?? null, seat: joined.seat });
-      p.onJoined(joined.token);
-      setError("");
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
-    }
-  };
 
   const copy = async () => {
     try {
