@@ -21,6 +21,7 @@ import pytest
 import uvicorn
 
 from ratgames.server.app import WS_MAX_SIZE, create_app
+from ratgames.server.limits import websocket_protocol
 from ratgames.server.tables import Settings
 from ratgames.webclient import built
 
@@ -58,7 +59,12 @@ def start_server(db: Path, settings: Settings | None = None) -> Server:
     port = sock.getsockname()[1]
     app = create_app(f"sqlite:///{db}", settings or Settings(bot_pause=0.05, ping_interval=0.5))
     config = uvicorn.Config(
-        app, ws_max_size=WS_MAX_SIZE, log_level="warning", lifespan="on", loop="asyncio"
+        app,
+        ws=websocket_protocol(),
+        ws_max_size=WS_MAX_SIZE,
+        log_level="warning",
+        lifespan="on",
+        loop="asyncio",
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

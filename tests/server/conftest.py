@@ -16,6 +16,7 @@ import pytest
 import uvicorn
 
 from ratgames.server.app import WS_MAX_SIZE, create_app
+from ratgames.server.limits import websocket_protocol
 from ratgames.server.lobby import Lobby
 from ratgames.server.tables import Settings
 
@@ -50,7 +51,12 @@ def start_server(url: str, settings: Settings | None = None) -> Running:
     port = sock.getsockname()[1]
     app = create_app(url, settings or Settings(bot_pause=0.0, ping_interval=0.5, warm_pool=False))
     config = uvicorn.Config(
-        app, ws_max_size=WS_MAX_SIZE, log_level="warning", lifespan="on", loop="asyncio"
+        app,
+        ws=websocket_protocol(),
+        ws_max_size=WS_MAX_SIZE,
+        log_level="warning",
+        lifespan="on",
+        loop="asyncio",
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

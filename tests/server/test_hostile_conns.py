@@ -25,16 +25,20 @@ import pytest
 import uvicorn
 import websockets
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 
 from ratgames.server.app import WS_MAX_SIZE
 from ratgames.server.client import ClientError, TableClient, ahttp_json, http_json
 from ratgames.server.connections import DROPPED_LIMIT
 from ratgames.server.limits import (
+    QUEUED_MESSAGES,
     ConnectionGuard,
     Rate,
     RepeatFilter,
     address_key,
     guarded_protocol,
+    queued_websockets,
 )
 from ratgames.server.lobby import CODE_LENGTH, PRIVATE_CODE_LENGTH
 from ratgames.server.tables import Settings
@@ -181,6 +185,59 @@ def test_an_address_flooding_messages_is_dropped_unread(make_server: Any) -> Non
                     await one.send(chat)
                 await errors_of(one, 5.0)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+    run(main())
+
+
+class _Transport:
+    """Records what a protocol asks of its transport about reading."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.reading = True
+
+    def pause_reading(self) -> None:
+        if self.reading:
+            self.calls.append("pause")
+        self.reading = False
+
+    def resume_reading(self) -> None:
+        if not self.reading:
+            self.calls.append("resume")
+        self.reading = True
+
+
+def test_a_websocket_is_read_on_until_a_few_messages_wait() -> None:
+    """The server reads a WebSocket on while its messages wait for the application (uvicorn
+    alone stops reading after every message); once QUEUED_MESSAGES wait it stops, until the
+    application has taken them all."""
+
+    async def main() -> None:
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            pass
+
+        config = uvicorn.Config(app, log_level="warning", lifespan="off")
+        config.load()
+        protocol = queued_websockets(WebSocketsSansIOProtocol)(config, ServerState(), {})
+        transport = _Transport()
+        protocol.transport = transport
+
+        def arrive(text: str) -> None:
+            protocol.curr_msg_data_type = "text"
+            protocol.frames = [text.encode()]
+            protocol.send_receive_event_to_app()
+
+        arrive("one")
+        assert transport.calls == [] and transport.reading
+        assert (await protocol.receive())["text"] == "one"
+        assert transport.calls == []
+        for i in range(QUEUED_MESSAGES + 3):
+            arrive(str(i))
+            assert transport.reading == (i + 1 < QUEUED_MESSAGES), i
+        assert transport.calls == ["pause"]
+        taken = [(await protocol.receive())["text"] for _ in range(QUEUED_MESSAGES + 3)]
+        assert taken == [str(i) for i in range(QUEUED_MESSAGES + 3)]
+        assert transport.calls == ["pause", "resume"] and transport.reading
 
     run(main())
 

@@ -26,7 +26,7 @@ ones the viewer may know.  Sentences come from each game's ``render`` part only 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -89,6 +89,42 @@ def event_json(game: Game, event: Event) -> dict[str, Any]:
     card = game.card_text
     for name, is_card in _plan(type(event)):
         out[name] = _plain(getattr(event, name), card if is_card else None)
+    return out
+
+
+JSON_KEPT = 256
+"""How many logged events a game keeps as JSON (:func:`logged_json`): more than any
+observation lists, so that the events a table's seats are shown again are made once."""
+
+
+def logged_json(game: Game, entries: Iterable[tuple[type[Event], tuple[Any, ...]]]) -> list[Any]:
+    """:func:`event_json` of logged events ``(class, fields)`` (as :meth:`State._logged` gives
+    them), each made once per game and then kept (the latest :data:`JSON_KEPT`): an observation
+    lists the latest events again at every move, and each seat's lists them again.  The objects
+    are shared between the lists that hold the same event, and are not to be changed.
+
+    >>> from ratgames.testing import HighCard, Played
+    >>> game = HighCard()
+    >>> first = logged_json(game, [(Played, (1, 7))])
+    >>> first
+    [{'kind': 'played', 'seat': 1, 'card': '7'}]
+    >>> logged_json(game, [(Played, (1, 7))])[0] is first[0]
+    True
+    """
+    kept = game._events_json
+    out: list[Any] = []
+    for entry in entries:
+        try:
+            made = kept.get(entry)
+        except TypeError:  # a field that is not hashable (a list): made each time
+            out.append(event_json(game, entry[0](*entry[1])))
+            continue
+        if made is None:
+            made = event_json(game, entry[0](*entry[1]))
+            if len(kept) >= JSON_KEPT:
+                kept.clear()
+            kept[entry] = made
+        out.append(made)
     return out
 
 

@@ -294,6 +294,8 @@ class Game(ABC):
         self.players = players
         self.options: dict[str, Any] = resolve_options(self.option_specs, options)
         self._validate_options()
+        self._events_json: dict[tuple[Any, ...], dict[str, Any]] = {}
+        """Logged events as JSON, kept by :func:`ratgames.core.events.logged_json`."""
 
     def _validate_options(self) -> None:
         """Check combinations of options (and options against the player count)."""

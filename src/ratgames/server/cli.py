@@ -290,6 +290,7 @@ def serve(
         connections_for,
         guarded_protocol,
         raise_open_files_limit,
+        websocket_protocol,
     )
     from .tables import Settings, default_workers
 
@@ -392,6 +393,7 @@ def serve(
         proxy_headers=bool(forwarded_allow_ips.strip()),
         forwarded_allow_ips=forwarded_allow_ips,
         http=guarded_protocol(AutoHTTPProtocol, guard),
+        ws=websocket_protocol(),
         backlog=min(2048, max(64, max_connections)) if max_connections else 2048,
     )
 

@@ -6,10 +6,10 @@ real position (:func:`sample_consistent`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ratgames import cards as deckmod
-from ratgames.core.events import Event, event_json
+from ratgames.core.events import Event, logged_json
 from ratgames.core.game import JSON
 from ratgames.core.rng import Rng
 
@@ -33,17 +33,22 @@ if TYPE_CHECKING:
 def deal_events(state: CagedRatsState, shown: Collection[int]) -> list[Event]:
     """The events of the current deal, oldest first; a card thrown face down is named only for
     the throwers in ``shown``."""
-    events: list[Event] = []
+    return [cls(*fields) for cls, fields in deal_entries(state, shown)]
+
+
+def deal_entries(
+    state: CagedRatsState, shown: Collection[int]
+) -> list[tuple[type[Event], tuple[Any, ...]]]:
+    """:func:`deal_events` as log entries ``(class, fields)``."""
+    entries = state._logged(since=DealStarted)
     throws = [0, 0]
-    for cls, fields in state._logged(since=DealStarted):
+    for i, (cls, fields) in enumerate(entries):
         if cls is Threw:
             seat = fields[0]
             card = state.thrown[seat][throws[seat]] if seat in shown else None
             throws[seat] += 1
-            events.append(Threw(seat, card))
-        else:
-            events.append(cls(*fields))
-    return events
+            entries[i] = (Threw, (seat, card))
+    return entries
 
 
 def face_up_seen(state: CagedRatsState) -> dict[str, JSON]:
@@ -98,7 +103,7 @@ def public(state: CagedRatsState, viewer: int | None, with_events: bool = True) 
     game = state.game
     if with_events:
         shown = () if viewer is None else (viewer,)
-        events = [event_json(game, e) for e in deal_events(state, shown)]
+        events = logged_json(game, deal_entries(state, shown))
     phase = state.phase
     options = game.options
     return {

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from ratgames.core.events import Event, event_json
+from ratgames.core.events import Event, logged_json
 from ratgames.core.game import JSON
 from ratgames.core.rng import Rng
 
@@ -148,8 +148,7 @@ def public_events(state: RatState, limit: int | None = None) -> list[Event]:
 
 def event_list(state: RatState, limit: int | None) -> list[dict[str, JSON]]:
     """The latest ``limit`` public events (all if None), as JSON."""
-    g = state.game
-    return [event_json(g, e) for e in public_events(state, limit)]
+    return logged_json(state.game, state._logged(-1 if limit is None else limit))
 
 
 def events_start(state: RatState) -> int:
