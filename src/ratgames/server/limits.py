@@ -380,13 +380,22 @@ def queued_websockets(base: type[asyncio.Protocol]) -> type[Any]:
     still held back, at no cost to the others."""
 
     class Queued(base):  # type: ignore[valid-type, misc]
+        stopped = False
+        """Reading is stopped here, until the application has taken every message."""
+
         def send_receive_event_to_app(self) -> None:
-            self.read_paused = True  # so that base does not stop reading after this message
+            self.read_paused = True  # so that base never stops reading itself
             super().send_receive_event_to_app()
-            if self.queue.qsize() >= QUEUED_MESSAGES:
-                # Stopped until the queue is empty: base's receive() then starts reading again
-                # (a resume_reading() of a transport that is reading does nothing).
+            if not self.stopped and self.queue.qsize() >= QUEUED_MESSAGES:
+                self.stopped = True
                 self.transport.pause_reading()
+
+        async def receive(self) -> Any:
+            message = await self.queue.get()
+            if self.stopped and self.queue.empty():
+                self.stopped = False
+                self.transport.resume_reading()
+            return message
 
     Queued.__name__ = Queued.__qualname__ = f"Queued{base.__name__}"
     return Queued
