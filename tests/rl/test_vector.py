@@ -102,10 +102,15 @@ def test_self_play_truncates_at_max_steps() -> None:
 
 VECTOR = [
     ("caged-rats", 2, {"single_deal": True}, "heuristic"),
+    ("caged-rats", 2, {"single_deal": True}, "random"),
     ("rats", 2, {"max_rounds": 1, "jokers": 1}, "random"),
     ("rat-a-tat-cat", 2, {"mode": "round"}, "heuristic"),
+    ("rat-a-tat-cat", 3, {"mode": "round"}, "random"),
     ("egyptian-ratscrew", 2, {}, "heuristic"),
+    ("egyptian-ratscrew", 2, {}, "random"),
 ]
+"""Against random bots the vector environment's games keep no event log (the single
+environments keep theirs), against heuristic bots they keep it."""
 
 
 @pytest.mark.parametrize(("game_id", "players", "options", "bots"), VECTOR)
@@ -138,6 +143,39 @@ def test_vector_env_matches_the_gymnasium_environment(
             else:
                 single[i] = (o, inf)
     assert ends >= 2
+
+
+ALL_GAMES = [*TURN_BASED, ("egyptian-ratscrew", 2, {})]
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), ALL_GAMES)
+def test_batched_games_drop_their_event_logs_only_where_nothing_reads_them(
+    game_id: str, players: int, options: dict[str, object]
+) -> None:
+    """The self-play batch and the vector environment against random bots play games that
+    keep no event log but count their events (the tests above compare their vectors, masks and
+    rewards with the single environments', which keep the log); against bots that may read
+    the events, the vector environment's games keep it."""
+    rng = np.random.default_rng(4)
+    batches: list[tuple[object, bool]] = []
+    if game_id != "egyptian-ratscrew":
+        batch = SelfPlayBatch(game_id, 2, players, options)
+        batch.reset(seed=1)
+        for _ in range(30):
+            batch.step(np.array([_pick(rng, m) for m in batch.masks]))
+        batches.append((batch, False))
+    for bots, kept in (("random", False), ("heuristic", True)):
+        venv = RatgamesVectorEnv(game_id, 2, players, options, opponents=bots)
+        _, info = venv.reset(seed=1)
+        for _ in range(30):
+            info = venv.step(np.array([_pick(rng, m) for m in info["action_mask"]]))[4]
+        batches.append((venv, kept))
+    for b, kept in batches:
+        for state in b._states:  # type: ignore[attr-defined]
+            assert state._keep_events is kept
+            if not kept:
+                assert state._event_log is None
+            assert state.event_count > 0
 
 
 def test_vector_env_passes_gymnasiums_checks() -> None:

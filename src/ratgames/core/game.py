@@ -493,6 +493,7 @@ class State(ABC, Generic[A, G]):
         "_chance",
         "_event_count",
         "_event_log",
+        "_keep_events",
         "_last_stage",
         "_listed",
         "_listed_seat",
@@ -529,6 +530,7 @@ class State(ABC, Generic[A, G]):
         self._listed_seat = -1
         self._event_log: tuple[Any, ...] | None = None
         self._event_count = 0
+        self._keep_events = True
 
     def _copy_core_to(self, other: State) -> None:
         """For hand-written ``clone()`` methods: copy the core fields."""
@@ -544,6 +546,7 @@ class State(ABC, Generic[A, G]):
         other._listed_seat = -1
         other._event_log = self._event_log
         other._event_count = self._event_count
+        other._keep_events = self._keep_events
 
     # --- the game's event log -------------------------------------------------------------------
 
@@ -551,8 +554,9 @@ class State(ABC, Generic[A, G]):
         """Log that an event of class ``kind`` (an :class:`~ratgames.core.events.Event`) happened,
         with the values of its fields in order; the event object is made only when asked for
         (:meth:`_logged_events`), so logging costs a tuple.  Copies share what was logged before
-        them."""
-        self._event_log = ((kind, fields), self._event_log)
+        them.  A state that keeps no event log (:meth:`set_event_log`) only counts it."""
+        if self._keep_events:
+            self._event_log = ((kind, fields), self._event_log)
         self._event_count += 1
 
     def _log_entry(self, entry: tuple[Any, ...]) -> None:
@@ -561,7 +565,8 @@ class State(ABC, Generic[A, G]):
         (:func:`ratgames.core.events.entry_table`) without making a tuple at all, which in play
         at every move spares the memory and the garbage collector two of the three tuples an
         event costs."""
-        self._event_log = (entry, self._event_log)
+        if self._keep_events:
+            self._event_log = (entry, self._event_log)
         self._event_count += 1
 
     def _logged(
@@ -569,7 +574,14 @@ class State(ABC, Generic[A, G]):
     ) -> list[tuple[type, tuple[Any, ...]]]:
         """The events logged so far (:meth:`_log_event`), oldest first, as ``(class, fields)``:
         only the latest ``limit`` if it is 0 or more, only those from the latest event of class
-        ``since`` on if it is given."""
+        ``since`` on if it is given.  A state that keeps no event log (:meth:`set_event_log`)
+        refuses with a :class:`RuntimeError`: what it would list is not all that happened."""
+        if not self._keep_events:
+            raise RuntimeError(
+                f"this {self.game.title} state keeps no event log (set_event_log(False)), so it "
+                "cannot list its events: views that show events and snapshots need the log kept "
+                "(set_event_log(True) before the game is played)"
+            )
         return _oldest_first(self._event_log, limit, since)
 
     def _logged_events(self) -> list[Any]:
@@ -1010,6 +1022,20 @@ class State(ABC, Generic[A, G]):
     def set_recording(self, on: bool) -> None:
         """Stop (or restart) keeping the action log: search rollouts need no record."""
         self._recording = on
+
+    def set_event_log(self, on: bool) -> None:
+        """Stop (or restart) keeping the log of the game's events (:meth:`_log_event`), which
+        observations with events, snapshots and the front ends read.  Events are still counted
+        (:attr:`event_count`).  Copies keep the setting.
+
+        For callers that read only what the state holds now (the batched environments' feature
+        vectors and masks, play-outs): a long game's log is many small long-lived objects, which
+        the garbage collector walks again and again.  Stopping drops the log kept so far;
+        restarting logs the events from then on only, and reading the log while it is stopped
+        (:meth:`_logged`) raises :class:`RuntimeError`."""
+        self._keep_events = on
+        if not on:
+            self._event_log = None
 
     def events(self) -> list[tuple[Any, ...]]:
         """The log, oldest first: ``("action", seat, action, time)`` and

@@ -48,7 +48,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 import ratgames
-from ratgames.core.bots import Bot, make_bot
+from ratgames.core.bots import Bot, RandomBot, make_bot
 from ratgames.core.game import Game, State
 
 from .encoding import WAIT, Encoder, EncodingError, ListEncoder, encoder_for
@@ -216,6 +216,7 @@ class SelfPlayBatch:
     def _start(self, g: int) -> None:
         state = self.game.new_state(seed=self._next_seed[g])
         state.set_recording(False)
+        state.set_event_log(False)  # the vectors and masks read the state, not its log
         self._next_seed[g] += self.num_games
         if len(self._states) <= g:
             self._states.append(state)
@@ -389,8 +390,9 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
         specs = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != n - 1:
             raise ValueError(f"{self.game.title} with {n} players needs {n - 1} opponent specs")
-        for spec in specs:
-            make_bot(self.game, spec)
+        # Bots that read only their legal actions let the games drop their event logs
+        # (State.set_event_log); others may read the events in their observations.
+        self._drop_events = all(type(make_bot(self.game, spec)) is RandomBot for spec in specs)
         self.specs = specs
         self.seat = seat
         self.tick = tick
@@ -431,11 +433,14 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
             ticks = Ticks(self.game, self.encoder, self.tick, bots=bots)
             ticks.reset(game_seed)
             state = ticks.state
+            state.set_recording(False)
         else:
             state = self.game.new_state(seed=game_seed)
             state.set_recording(False)
             for s, bot in bots.items():
                 bot.new_game(s)
+        if self._drop_events:
+            state.set_event_log(False)
         if len(self._states) <= i:
             self._states.append(state)
             self._ticks.append(ticks)
