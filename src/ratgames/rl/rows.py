@@ -25,9 +25,14 @@ class Rows:
     """Gathers observation rows and mask rows (see the module docstring).
 
     ``features`` is the game's reader of the observation vector from the state
-    (``write(state, seat, pending, base, ones, at, values)``), ``action_ids`` the encoder's
-    id sequence of an action, ``known`` actions with their first ids to start from (every
-    action of a fixed action space)."""
+    (``write(state, seat, pending, ones, at, values)``, positions in the vector), ``action_ids``
+    the encoder's id sequence of an action, ``known`` actions with their first ids to start from
+    (every action of a fixed action space).
+
+    What a step gathers is positions within a row, with the rows they belong to and where
+    each row's positions end (:meth:`take`); the caller adds each row's start.  The positions
+    are int objects shared by every row (the features' and :attr:`ids`), not new ones: made
+    anew, each would be an object made, kept and freed again at every step."""
 
     def __init__(
         self,
@@ -42,49 +47,79 @@ class Rows:
         self.num_actions = num_actions
         self.action_ids = action_ids
         self.known = known
-        self.first: dict[int, tuple[Any, int]] = {id(a): (a, i) for a, i in known}
-        """Each action's first id, by the action's identity (the action is kept with it, so
-        that its identity cannot pass to another object while it is here)."""
+        self.ids: list[Any] = list(range(num_actions))
+        """Every id as an int object (see the class docstring)."""
+        self.first: dict[int, tuple[Any, Any]] = {id(a): (a, self.ids[i]) for a, i in known}
+        """Each action's first id (an object of :attr:`ids`), by the action's identity (the
+        action is kept with it, so that its identity cannot pass to another object while it is
+        here)."""
         self.ones: list[int] = []
         self.at: list[int] = []
         self.values: list[float] = []
         self.mask_at: list[int] = []
+        self.obs_rows: list[int] = []
+        self.ones_end: list[int] = []
+        self.at_end: list[int] = []
+        self.mask_rows: list[int] = []
+        self.mask_end: list[int] = []
 
-    def take(self) -> tuple[list[int], list[int], list[float], list[int]]:
-        """What was gathered (positions of ones, other positions, their values, mask
-        positions), and start afresh."""
-        out = (self.ones, self.at, self.values, self.mask_at)
+    def take(self) -> tuple[list[Any], ...]:
+        """What was gathered, and start afresh: the positions of ones, other positions and
+        their values, the observation rows with where each row's ones and other positions end
+        in those lists, then the mask positions, the mask rows and where each row's end."""
+        out = (
+            self.ones,
+            self.at,
+            self.values,
+            self.obs_rows,
+            self.ones_end,
+            self.at_end,
+            self.mask_at,
+            self.mask_rows,
+            self.mask_end,
+        )
         self.ones, self.at, self.values, self.mask_at = [], [], [], []
+        self.obs_rows, self.ones_end, self.at_end = [], [], []
+        self.mask_rows, self.mask_end = [], []
         return out
 
-    def first_id(self, action: Any) -> int:
-        """The first id of ``action``."""
+    def first_object(self, action: Any) -> Any:
+        """The first id of ``action``, as an object of :attr:`ids`."""
         got = self.first.get(id(action))
         if got is not None and got[0] is action:
             return got[1]
-        i = self.action_ids(action)[0]
+        i = self.ids[self.action_ids(action)[0]]
         if len(self.first) >= _CACHED:
-            self.first = {id(a): (a, k) for a, k in self.known}
+            self.first = {id(a): (a, self.ids[k]) for a, k in self.known}
         self.first[id(action)] = (action, i)
+        return i
+
+    def first_id(self, action: Any) -> int:
+        """The first id of ``action``."""
+        i: int = self.first_object(action)
         return i
 
     def mask(self, legal: list[Any], row: int, ids: list[int] | None) -> None:
         """Row ``row`` of the masks: the first id of each of ``legal`` (appended to ``ids``
         too when given)."""
-        base = row * self.num_actions
         at = self.mask_at
         for a in legal:
-            i = self.first_id(a)
-            at.append(base + i)
+            i = self.first_object(a)
+            at.append(i)
             if ids is not None:
                 ids.append(i)
+        self.mask_rows.append(row)
+        self.mask_end.append(len(at))
 
     def tick_mask(self, state: State[Any, Any], seat: int, row: int) -> None:
         """Row ``row`` of the masks in a game played in ticks: wait (id 0), and the first id of
         each of ``seat``'s legal actions unless the game is over."""
-        self.mask_at.append(row * self.num_actions)
+        self.mask_at.append(self.ids[0])
         if not state.is_over():
             self.mask(state.legal_actions(seat), row, None)
+        else:
+            self.mask_rows.append(row)
+            self.mask_end.append(len(self.mask_at))
 
     def choose(self, legal: list[Any], chosen: int) -> Any:
         """The first of ``legal`` whose first id is ``chosen`` (None if none is)."""
@@ -95,16 +130,19 @@ class Rows:
 
     def mask_ids(self, ids: list[int], row: int) -> None:
         """Row ``row`` of the masks: ``ids``."""
-        base = row * self.num_actions
+        at = self.mask_at
         for i in ids:
-            self.mask_at.append(base + i)
+            at.append(self.ids[i])
+        self.mask_rows.append(row)
+        self.mask_end.append(len(at))
 
     def observe(self, state: State[Any, Any], seat: int, pending: int, row: int) -> None:
         """Row ``row`` of the observations: ``seat``'s vector (``pending``: the first id of a
         two-step choice under way, else -1)."""
-        self.features.write(
-            state, seat, pending, row * self.obs_size, self.ones, self.at, self.values
-        )
+        self.features.write(state, seat, pending, self.ones, self.at, self.values)
+        self.obs_rows.append(row)
+        self.ones_end.append(len(self.ones))
+        self.at_end.append(len(self.at))
 
     def refresh(
         self,

@@ -109,13 +109,10 @@ class _Gather:
         self.flat = obs.reshape(-1)
         self.masks = masks
         self.flat_masks = masks.reshape(-1)
-        self.obs_rows: list[int] = []
-        self.mask_rows: list[int] = []
 
     def obs_row(self, state: State, seat: int, pending: Sequence[int], row: int) -> None:
         """Row ``row`` of the observations (counted in vectors): ``seat``'s vector."""
         if self.fast:
-            self.obs_rows.append(row)
             self.rows.observe(state, seat, pending[0] if pending else -1, row)
             return
         w = Writer(self.layout, self.flat[row * self.size : (row + 1) * self.size])
@@ -125,7 +122,6 @@ class _Gather:
 
     def mask_row(self, legal: Sequence[Hashable], pending: Sequence[int], row: int) -> None:
         """Row ``row`` of the masks: the ids that continue a legal action after ``pending``."""
-        self.mask_rows.append(row)
         if pending:
             self.rows.mask_ids(self.encoder.next_ids(legal, pending), row)
         else:
@@ -133,26 +129,38 @@ class _Gather:
 
     def tick_mask(self, state: State, seat: int, row: int) -> None:
         """Row ``row`` of the masks of a game in ticks: wait and ``seat``'s legal ids."""
-        self.mask_rows.append(row)
         self.rows.tick_mask(state, seat, row)
 
     def flush(self, every_row: bool = False) -> None:
         """Write what was gathered (the rows named are zeroed first; all of them with
         ``every_row``, when every row was gathered)."""
-        ones, at, values, mask_at = self.rows.take()
+        ones, at, values, obs_rows, ones_end, at_end, mask_at, mask_rows, mask_end = (
+            self.rows.take()
+        )
         if every_row:
             self.flat[:] = 0.0
             self.flat_masks[:] = 0
         else:
-            if self.obs_rows:
-                self.obs.reshape(-1, self.size)[self.obs_rows] = 0.0
-            if self.mask_rows:
-                self.masks.reshape(-1, self.num_actions)[self.mask_rows] = 0
-        self.obs_rows, self.mask_rows = [], []
-        self.flat[np.fromiter(ones, dtype=np.intp, count=len(ones))] = 1.0
+            if obs_rows:
+                self.obs.reshape(-1, self.size)[obs_rows] = 0.0
+            if mask_rows:
+                self.masks.reshape(-1, self.num_actions)[mask_rows] = 0
+        if ones:
+            self.flat[_placed(ones, ones_end, obs_rows, self.size)] = 1.0
         if at:
-            self.flat[np.fromiter(at, dtype=np.intp, count=len(at))] = values
-        self.flat_masks[np.fromiter(mask_at, dtype=np.intp, count=len(mask_at))] = 1
+            self.flat[_placed(at, at_end, obs_rows, self.size)] = values
+        if mask_at:
+            self.flat_masks[_placed(mask_at, mask_end, mask_rows, self.num_actions)] = 1
+
+
+def _placed(positions: list[int], ends: list[int], rows: list[int], size: int) -> IntArray:
+    """Positions within rows of ``size`` (those of row ``rows[k]`` end at ``ends[k]``) as
+    positions in the flat array."""
+    out = np.fromiter(positions, dtype=np.intp, count=len(positions))
+    counts = np.fromiter(ends, dtype=np.intp, count=len(ends))
+    counts[1:] -= counts[:-1].copy()
+    out += np.repeat(np.fromiter(rows, dtype=np.intp, count=len(rows)) * size, counts)
+    return out
 
 
 class SelfPlayBatch:

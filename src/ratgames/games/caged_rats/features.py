@@ -5,13 +5,13 @@ CagedRatsEncoder` makes of a seat's observation (``tests/rl/test_features.py`` c
 played games), without building the observation.  It reads only what the seat's observation
 holds: its own hand and face-down throws, and the table everybody sees.
 
-It imports no numpy (the compiled build needs none): it appends positions to lists, which the
-caller writes into its arrays at once.
+It imports no numpy (the compiled build needs none): it appends positions in the vector to
+lists, which the caller places in its rows and writes into its arrays at once.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .deck import CAGE, LEADS_PER_DEAL, OVER, PHASE_NAMES
 
@@ -54,89 +54,94 @@ class Features:
         self.discard_scale = scales[2]
         self.score_scale = scales[3]
         self.rubber_scale = scales[4]
+        self.pos: list[Any] = list(range(max(end for _, end in offsets.values())))
+        """Every position of the vector as an int object, appended as it is: compiled, a
+        position worked out anew would be a new int object each time, made and freed again."""
 
     def write(
         self,
         s: CagedRatsState,
         me: int,
         pending: int,
-        base: int,
         ones: list[int],
         at: list[int],
         values: list[float],
     ) -> None:
-        """Append ``seat``'s vector, placed at ``base``: the positions of its ones to ``ones``,
-        every other nonzero value to ``values`` with its position in ``at``.  ``pending`` is
-        not used (every action is one id)."""
+        """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
+        value to ``values`` with its position in ``at`` (positions in the vector, the objects
+        of :attr:`pos`).  ``pending`` is not used (every action is one id)."""
+        P = self.pos
         phase = s.phase
-        ones.append(base + self.phase_of[phase])
+        ones.append(P[self.phase_of[phase]])
         if phase != CAGE and phase != OVER and s._leader() == me:
-            ones.append(base + self.i_lead)
+            ones.append(P[self.i_lead])
         if s.dealer == me:
-            ones.append(base + self.i_deal)
-        b = base + self.hand
+            ones.append(P[self.i_deal])
+        b = self.hand
         for c in s.hands[me]:
-            ones.append(b + c)
+            ones.append(P[b + c])
         offer = s.offer
         if offer >= 0:
-            ones.append(base + self.offer + offer)
+            ones.append(P[self.offer + offer])
         if s.from_stock:
-            ones.append(base + self.offer_from_stock)
+            ones.append(P[self.offer_from_stock])
         bid = s.bid
         if bid >= 0:
-            ones.append(base + self.bid + bid)
+            ones.append(P[self.bid + bid])
         fed = s.fed
         for k in range(2):
             seat = me if k == 0 else 1 - me
             rats = s.rats[seat]
             for i in range(len(rats)):
-                ones.append(base + self.rats[2 * k + i] + rats[i])
+                ones.append(P[self.rats[2 * k + i] + rats[i]])
                 n = len(fed[2 * seat + i])
                 if n:
                     x = n / 13.0
-                    at.append(base + self.captures[2 * k + i])
+                    at.append(P[self.captures[2 * k + i]])
                     values.append(1.0 if x > 1.0 else x)
-        b = base + self.face_up_seen
+        b = self.face_up_seen
         for seat in range(2):
             for c in s.rats[seat]:
-                ones.append(b + c)
+                ones.append(P[b + c])
         for c in s.pile:
-            ones.append(b + c)
+            ones.append(P[b + c])
         for f in fed:
             for c in f:
-                ones.append(b + c)
+                ones.append(P[b + c])
         if offer >= 0:
-            ones.append(b + offer)
+            ones.append(P[b + offer])
         if bid >= 0:
-            ones.append(b + bid)
-        b = base + self.my_throws
+            ones.append(P[b + bid])
+        b = self.my_throws
         for c in s.thrown[me]:
-            ones.append(b + c)
+            ones.append(P[b + c])
         other = 1 - me
-        _pair(at, values, base + self.hand_sizes, len(s.hands[me]), len(s.hands[other]),
+        _pair(at, values, P, self.hand_sizes, len(s.hands[me]), len(s.hands[other]),
               self.hand_scale)  # fmt: skip
-        _pair(at, values, base + self.stock_sizes, len(s.stocks[me]), len(s.stocks[other]),
+        _pair(at, values, P, self.stock_sizes, len(s.stocks[me]), len(s.stocks[other]),
               self.stock_scale)  # fmt: skip
         discards = len(s.pile) + len(s.thrown[0]) + len(s.thrown[1])
-        _one(at, values, base + self.discards, discards / self.discard_scale)
+        _one(at, values, P, self.discards, discards / self.discard_scale)
         lead = s.lead_no + 1
-        _one(at, values, base + self.lead, min(lead, LEADS_PER_DEAL) / float(LEADS_PER_DEAL))
+        _one(at, values, P, self.lead, min(lead, LEADS_PER_DEAL) / float(LEADS_PER_DEAL))
         score = self.score_scale
-        _pair(at, values, base + self.deal_points, s._deal_points(me), s._deal_points(other),
+        _pair(at, values, P, self.deal_points, s._deal_points(me), s._deal_points(other),
               score)  # fmt: skip
-        _pair(at, values, base + self.scores, s.scores[me], s.scores[other], score)
+        _pair(at, values, P, self.scores, s.scores[me], s.scores[other], score)
         wins = s.rubber_wins
-        _pair(at, values, base + self.rubbers_won, wins[me], wins[other], self.rubber_scale)
+        _pair(at, values, P, self.rubbers_won, wins[me], wins[other], self.rubber_scale)
 
 
-def _one(at: list[int], values: list[float], pos: int, x: float) -> None:
+def _one(at: list[int], values: list[float], P: list[Any], pos: int, x: float) -> None:
     """A value already divided by its scale, clipped to [0, 1] (nothing for 0)."""
     if x != 0.0:
-        at.append(pos)
+        at.append(P[pos])
         values.append(1.0 if x > 1.0 else (x if x > 0.0 else 0.0))
 
 
-def _pair(at: list[int], values: list[float], pos: int, a: int, b: int, scale: float) -> None:
+def _pair(
+    at: list[int], values: list[float], P: list[Any], pos: int, a: int, b: int, scale: float
+) -> None:
     """Two counts divided by ``scale``, clipped to [0, 1], at ``pos`` and ``pos + 1``."""
-    _one(at, values, pos, a / scale)
-    _one(at, values, pos + 1, b / scale)
+    _one(at, values, P, pos, a / scale)
+    _one(at, values, P, pos + 1, b / scale)

@@ -6,13 +6,13 @@ egyptian_ratscrew.encoding.EgyptianRatscrewEncoder` makes of a seat's observatio
 observation.  Everything a seat sees is public (the pile, the sizes, the cards of a stack known
 to all); of a stack it reads only the entries flagged as known.
 
-It imports no numpy (the compiled build needs none): it appends positions to lists, which the
-caller writes into its arrays at once.
+It imports no numpy (the compiled build needs none): it appends positions in the vector to
+lists, which the caller places in its rows and writes into its arrays at once.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ratgames.core.game import relative_seat
 
@@ -63,6 +63,9 @@ class Features:
         self.status = at("status")
         self.stack_tops_known = at("stack_tops_known")
         self.stack_known = at("stack_known")
+        self.pos: list[Any] = list(range(max(end for _, end in offsets.values())))
+        """Every position of the vector as an int object, appended as it is: compiled, a
+        position worked out anew would be a new int object each time, made and freed again."""
 
     def _card(self, c: int) -> int:
         i = self.cards[c] if 0 <= c < len(self.cards) else -1
@@ -75,61 +78,61 @@ class Features:
         s: RatscrewState,
         me: int,
         pending: int,
-        base: int,
         ones: list[int],
         at: list[int],
         values: list[float],
     ) -> None:
-        """Append ``me``'s vector, placed at ``base``: the positions of its ones to ``ones``,
-        every other nonzero value to ``values`` with its position in ``at``.  ``pending`` is
-        not used (every action is one id)."""
+        """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
+        value to ``values`` with its position in ``at`` (positions in the vector, the objects
+        of :attr:`pos`).  ``pending`` is not used (every action is one id)."""
+        P = self.pos
         n = self.n
         scale = self.scale
         phase = s.phase
-        ones.append(base + self.phase_of[phase])
+        ones.append(P[self.phase_of[phase]])
         if phase == PLAY:
-            ones.append(base + self.turn + relative_seat(s.turn, me, n))
+            ones.append(P[self.turn + relative_seat(s.turn, me, n)])
         if phase in (COLLECT, FINAL):
-            ones.append(base + self.collector + relative_seat(s.collector, me, n))
+            ones.append(P[self.collector + relative_seat(s.collector, me, n)])
         if s.challenger >= 0:
-            ones.append(base + self.challenger + relative_seat(s.challenger, me, n))
+            ones.append(P[self.challenger + relative_seat(s.challenger, me, n)])
             if phase == PLAY and s.chances:
                 x = s.chances / 4.0
-                at.append(base + self.chances_left)
+                at.append(P[self.chances_left])
                 values.append(1.0 if x > 1.0 else (x if x > 0.0 else 0.0))
         pile = s.pile
         size = len(pile)
         shown = self.pile
         for i in range(len(shown)):
             if size > i:
-                ones.append(base + shown[i] + self._card(pile[size - 1 - i]))
+                ones.append(P[shown[i] + self._card(pile[size - 1 - i])])
         if size:
-            ones.append(base + self.pile_bottom + self._card(pile[0]))
-        _one(at, values, base + self.pile_size, size / scale)
-        _one(at, values, base + self.burned, len(s.burned) / scale)
+            ones.append(P[self.pile_bottom + self._card(pile[0])])
+        _one(at, values, P, self.pile_size, size / scale)
+        _one(at, values, P, self.burned, len(s.burned) / scale)
         if s.rule:
-            ones.append(base + self.slappable)
+            ones.append(P[self.slappable])
         if phase != OVER and s.last_slap[me] < s.version and s._may_slap(me):
-            ones.append(base + self.may_slap)
+            ones.append(P[self.may_slap])
         D = self.deck
         for r in range(n):
             seat = (me + r) % n
             stack = s.stacks[seat]
-            _one(at, values, base + self.stack_sizes + r, len(stack) / scale)
-            ones.append(base + self.status + r * self.nstatus + self.status_of[s.status[seat]])
+            _one(at, values, P, self.stack_sizes + r, len(stack) / scale)
+            ones.append(P[self.status + r * self.nstatus + self.status_of[s.status[seat]]])
             if stack:
                 top = stack[-1]
                 if top >= KNOWN and top & CARD_BITS < 54:
-                    ones.append(base + self.stack_tops_known + r * D + self._card(top & CARD_BITS))
+                    ones.append(P[self.stack_tops_known + r * D + self._card(top & CARD_BITS)])
             known = 0
             for c in stack:
                 if c >= KNOWN and c & CARD_BITS < 54:
                     known += 1
-            _one(at, values, base + self.stack_known + r, known / scale)
+            _one(at, values, P, self.stack_known + r, known / scale)
 
 
-def _one(at: list[int], values: list[float], pos: int, x: float) -> None:
+def _one(at: list[int], values: list[float], P: list[Any], pos: int, x: float) -> None:
     """A value already divided by its scale, clipped to [0, 1] (nothing for 0)."""
     if x != 0.0:
-        at.append(pos)
+        at.append(P[pos])
         values.append(1.0 if x > 1.0 else (x if x > 0.0 else 0.0))

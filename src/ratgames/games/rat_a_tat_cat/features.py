@@ -7,13 +7,13 @@ observation.  It reads only what the seat's observation holds: its own row of ``
 it has seen in every slot), the card it holds (another seat's only when it was taken from the
 discard pile) and the table everybody sees.
 
-It imports no numpy (the compiled build needs none): it appends positions to lists, which the
-caller writes into its arrays at once.
+It imports no numpy (the compiled build needs none): it appends positions in the vector to
+lists, which the caller places in its rows and writes into its arrays at once.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ratgames.core.game import relative_seat
 
@@ -67,35 +67,38 @@ class Features:
         self.draws_scale = scales[2]
         self.total_scale = scales[3]
         self.turn_scale = scales[4]
+        self.pos: list[Any] = list(range(max(end for _, end in offsets.values())))
+        """Every position of the vector as an int object, appended as it is: compiled, a
+        position worked out anew would be a new int object each time, made and freed again."""
 
     def write(
         self,
         s: RatState,
         me: int,
         pending: int,
-        base: int,
         ones: list[int],
         at: list[int],
         values: list[float],
     ) -> None:
-        """Append ``me``'s vector, placed at ``base``: the positions of its ones to ``ones``,
-        every other nonzero value to ``values`` with its position in ``at``.  ``pending`` is
-        not used (every action is one id)."""
+        """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
+        value to ``values`` with its position in ``at`` (positions in the vector, the objects
+        of :attr:`pos`).  ``pending`` is not used (every action is one id)."""
+        P = self.pos
         n = self.n
         kinds = self.kinds
         nk = self.nkinds
         phase = s.phase
-        ones.append(base + self.phase_of[phase])
+        ones.append(P[self.phase_of[phase]])
         if phase != OVER:
-            ones.append(base + self.turn + relative_seat(s.turn, me, n))
+            ones.append(P[self.turn + relative_seat(s.turn, me, n)])
         known = s.known
         row = me * n * SLOTS
         faceup = s.faceup
         hands = s.hands
         elim = s.elim
-        slots = base + self.slots
-        unknown = base + self.slots_unknown
-        up = base + self.face_up
+        slots = self.slots
+        unknown = self.slots_unknown
+        up = self.face_up
         for r in range(n):
             seat = (me + r) % n
             for i in range(SLOTS):
@@ -103,44 +106,44 @@ class Features:
                 k = r * SLOTS + i
                 c = known[row + place]
                 if c >= 0:
-                    ones.append(slots + k * nk + kinds[c])
+                    ones.append(P[slots + k * nk + kinds[c]])
                 else:
-                    ones.append(unknown + k)
+                    ones.append(P[unknown + k])
                 if faceup[place]:
-                    ones.append(up + k)
+                    ones.append(P[up + k])
             if hands[seat * SLOTS] >= 0:
-                ones.append(base + self.in_round + r)
+                ones.append(P[self.in_round + r])
             if elim[seat]:
-                ones.append(base + self.out + r)
-            _one(at, values, base + self.totals + r, s.totals[seat] / self.total_scale)
+                ones.append(P[self.out + r])
+            _one(at, values, P, self.totals + r, s.totals[seat] / self.total_scale)
         held = s.held
         if held >= 0:
             if s.held_pub:
-                ones.append(base + self.held + kinds[held])
-                ones.append(base + self.held_from_discard)
+                ones.append(P[self.held + kinds[held]])
+                ones.append(P[self.held_from_discard])
             elif s.turn == me:
-                ones.append(base + self.held + kinds[held])
+                ones.append(P[self.held + kinds[held]])
             else:
-                ones.append(base + self.held_hidden)
+                ones.append(P[self.held_hidden])
         discard = s.discard
         if discard:
-            ones.append(base + self.discard_top + kinds[discard[-1]])
+            ones.append(P[self.discard_top + kinds[discard[-1]]])
             counts = [0] * nk
             for c in discard:
                 counts[kinds[c]] += 1
-            b = base + self.discard_counts
+            b = self.discard_counts
             for k in range(nk):
                 if counts[k]:
-                    _one(at, values, b + k, counts[k] / self.count_scale)
-        _one(at, values, base + self.draw_pile, len(s.draw) / self.draw_scale)
-        _one(at, values, base + self.draws_left, s.extra / self.draws_scale)
+                    _one(at, values, P, b + k, counts[k] / self.count_scale)
+        _one(at, values, P, self.draw_pile, len(s.draw) / self.draw_scale)
+        _one(at, values, P, self.draws_left, s.extra / self.draws_scale)
         if s.knocker >= 0:
-            ones.append(base + self.knocker + relative_seat(s.knocker, me, n))
-        _one(at, values, base + self.turns_this_round, s.rturns / self.turn_scale)
+            ones.append(P[self.knocker + relative_seat(s.knocker, me, n)])
+        _one(at, values, P, self.turns_this_round, s.rturns / self.turn_scale)
 
 
-def _one(at: list[int], values: list[float], pos: int, x: float) -> None:
+def _one(at: list[int], values: list[float], P: list[Any], pos: int, x: float) -> None:
     """A value already divided by its scale, clipped to [0, 1] (nothing for 0)."""
     if x != 0.0:
-        at.append(pos)
+        at.append(P[pos])
         values.append(1.0 if x > 1.0 else (x if x > 0.0 else 0.0))

@@ -5,13 +5,13 @@ makes of a seat's observation (``tests/rl/test_features.py`` compares them on pl
 without building the observation.  It reads only what the seat's observation holds: its own
 hand and reserve, what it knows of the others' holdings, and the table everybody sees.
 
-It imports no numpy (the compiled build needs none): it appends positions to lists, which the
-caller writes into its arrays at once.
+It imports no numpy (the compiled build needs none): it appends positions in the vector to
+lists, which the caller places in its rows and writes into its arrays at once.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ratgames.cards import SUITS
 from ratgames.core.game import relative_seat
@@ -72,6 +72,9 @@ class Features:
         self.round = at("round")
         self.hand_size = at("hand_size")
         self.pending_run = at("pending_run") if jokers else -1
+        self.pos: list[Any] = list(range(max(end for _, end in offsets.values())))
+        """Every position of the vector as an int object, appended as it is: compiled, a
+        position worked out anew would be a new int object each time, made and freed again."""
         start = at("trick_kind")
         self.kind_pos = [-1] * (3 * _COUNTS)
         """The position of the trick's kind, by ``kind * 64 + count`` (-1: not a kind known)."""
@@ -90,36 +93,37 @@ class Features:
         s: RatsState,
         me: int,
         pending: int,
-        base: int,
         ones: list[int],
         at: list[int],
         values: list[float],
     ) -> None:
-        """Append ``me``'s vector, placed at ``base``: the positions of its ones to ``ones``,
-        every other nonzero value to ``values`` with its position in ``at``.  ``pending`` is
-        the run shape's id picked at the first step of a run with jokers, else -1."""
+        """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
+        value to ``values`` with its position in ``at`` (positions in the vector, the objects
+        of :attr:`pos`).  ``pending`` is the run shape's id picked at the first step of a run
+        with jokers, else -1."""
+        P = self.pos
         n = self.n
         C = self.deck
         scale = self.scale
         reserve = s.reserves[me]
         known = reserve & s.known[me]
-        _bits(ones, base + self.hand, s.hand_masks[me])
-        _bits(ones, base + self.reserve_known, known)
-        _one(at, values, base + self.reserve_unknown, (reserve & ~known).bit_count() / scale)
+        _bits(ones, P, self.hand, s.hand_masks[me])
+        _bits(ones, P, self.reserve_known, known)
+        _one(at, values, P, self.reserve_unknown, (reserve & ~known).bit_count() / scale)
         trick_mask = s.trick_mask
-        _bits(ones, base + self.seen, s.seen | trick_mask)
-        _bits(ones, base + self.played_this_round, s.round_seen | trick_mask)
+        _bits(ones, P, self.seen, s.seen | trick_mask)
+        _bits(ones, P, self.played_this_round, s.round_seen | trick_mask)
         for r in range(n):
             seat = (me + r) % n
-            _bits(ones, base + self.holdings_known + r * C, s.known[seat])
-            _bits(ones, base + self.known_in_hand + r * C, s.known_hand[seat])
-            _bits(ones, base + self.won_this_round + r * C, s.won_round[seat])
-            _one(at, values, base + self.hand_sizes + r, s.hand_masks[seat].bit_count() / scale)
-            _one(at, values, base + self.reserve_sizes + r, s.reserves[seat].bit_count() / scale)
+            _bits(ones, P, self.holdings_known + r * C, s.known[seat])
+            _bits(ones, P, self.known_in_hand + r * C, s.known_hand[seat])
+            _bits(ones, P, self.won_this_round + r * C, s.won_round[seat])
+            _one(at, values, P, self.hand_sizes + r, s.hand_masks[seat].bit_count() / scale)
+            _one(at, values, P, self.reserve_sizes + r, s.reserves[seat].bit_count() / scale)
             if not s.alive[seat]:
-                ones.append(base + self.out + r)
-        _one(at, values, base + self.stock, s.stock.bit_count() / scale)
-        ones.append(base + self.leader + relative_seat(s.leader, me, n))
+                ones.append(P[self.out + r])
+        _one(at, values, P, self.stock, s.stock.bit_count() / scale)
+        ones.append(P[self.leader + relative_seat(s.leader, me, n)])
         trick = s.trick
         if trick:
             count = s.trick_n
@@ -129,39 +133,39 @@ class Features:
                 pos = self.kind_pos[kind * _COUNTS + count]
             if pos < 0:
                 raise ValueError(f"unknown trick: kind {kind}, {count} cards")
-            ones.append(base + pos)
-            _one(at, values, base + self.trick_count, count / 13.0)
+            ones.append(P[pos])
+            _one(at, values, P, self.trick_count, count / 13.0)
             if s.suit_led >= 0:
-                ones.append(base + self.suit_pos[s.suit_led])
-            ones.append(base + self.best_seat + relative_seat(s.best_seat, me, n))
-            b = base + self.best
+                ones.append(P[self.suit_pos[s.suit_led]])
+            ones.append(P[self.best_seat + relative_seat(s.best_seat, me, n)])
+            b = self.best
             for c in s._best_cards():
-                ones.append(b + c)
-            b = base + self.trick_cards
+                ones.append(P[b + c])
+            b = self.trick_cards
             for _, action in trick:
                 for c in action.cards:
-                    ones.append(b + c)
-            b = base + self.discarding
+                    ones.append(P[b + c])
+            b = self.discarding
             for c in s.pending:
-                ones.append(b + c)
-        _one(at, values, base + self.round, s.round / 50.0)
-        _one(at, values, base + self.hand_size, s.hand_size / scale)
+                ones.append(P[b + c])
+        _one(at, values, P, self.round, s.round / 50.0)
+        _one(at, values, P, self.hand_size, s.hand_size / scale)
         if self.jokers and pending >= 0:
-            ones.append(base + self.pending_run + pending - self.base_run)
+            ones.append(P[self.pending_run + pending - self.base_run])
 
 
-def _bits(ones: list[int], base: int, mask: int) -> None:
-    """The position ``base + c`` of every card ``c`` in the bit mask ``mask``."""
-    c = base
+def _bits(ones: list[int], P: list[Any], start: int, mask: int) -> None:
+    """The position ``start + c`` of every card ``c`` in the bit mask ``mask``."""
+    c = start
     while mask:
         if mask & 1:
-            ones.append(c)
+            ones.append(P[c])
         mask >>= 1
         c += 1
 
 
-def _one(at: list[int], values: list[float], pos: int, x: float) -> None:
+def _one(at: list[int], values: list[float], P: list[Any], pos: int, x: float) -> None:
     """A value already divided by its scale, clipped to [0, 1] (nothing for 0)."""
     if x != 0.0:
-        at.append(pos)
+        at.append(P[pos])
         values.append(1.0 if x > 1.0 else (x if x > 0.0 else 0.0))

@@ -176,14 +176,13 @@ class Features(Protocol):
         state: Any,
         seat: int,
         pending: int,
-        base: int,
         ones: list[int],
         at: list[int],
         values: list[float],
     ) -> None:
-        """Append ``seat``'s vector placed at position ``base`` of a flat array: the positions
-        of its ones to ``ones``, every other nonzero value to ``values`` with its position in
-        ``at``.  ``pending`` is the first pending id of a two-step choice, else -1."""
+        """Append ``seat``'s vector: the positions (in the vector) of its ones to ``ones``,
+        every other nonzero value to ``values`` with its position in ``at``.  ``pending`` is the
+        first pending id of a two-step choice, else -1."""
 
 
 class Encoder(ABC):
@@ -307,7 +306,7 @@ class Encoder(ABC):
         ones: list[int] = []
         at: list[int] = []
         values: list[float] = []
-        f.write(state, seat, pending[0] if pending else -1, 0, ones, at, values)
+        f.write(state, seat, pending[0] if pending else -1, ones, at, values)
         out[ones] = 1.0
         if at:
             out[at] = values
