@@ -63,9 +63,10 @@ def _rate(run_one: Callable[[int], int], seconds: float) -> float:
 def _random_ids(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
     """A uniformly random legal id per row of ``masks`` (every row has one), from the
     positions of the ones: a random draw per row, not per id (a random number for each of a
-    batch's 256 x 860 ids cost Caged Rats' batch more than its games)."""
+    batch's 256 x 860 ids cost Caged Rats' batch more than its games).  The masks (0 or 1, one
+    byte each) are searched as booleans, which numpy does a dozen times faster than bytes."""
     games, ids = masks.shape
-    legal = np.flatnonzero(masks.reshape(-1))
+    legal = np.flatnonzero(masks.reshape(-1).view(np.bool_))
     starts = np.searchsorted(legal, np.arange(games) * ids)
     counts = np.diff(np.append(starts, len(legal)))
     picked = legal[starts + (rng.random(games) * counts).astype(np.intp)]
