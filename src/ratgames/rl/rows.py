@@ -200,6 +200,55 @@ class Rows:
                 self.refresh(state, g, players, all_seats, seats, legals, first_ids)
         return ended
 
+    def step_envs(
+        self,
+        states: list[State[Any, Any]],
+        ticks: list[Any],
+        bots: list[dict[int, Bot]],
+        chosen: list[int],
+        legals: list[list[Any]],
+        me: int,
+        steps: list[int],
+        max_steps: int,
+    ) -> list[int]:
+        """A step of the vector environment's games, whose actions are one id each: in each
+        game seat ``me`` plays the legal action whose first id it ``chosen`` (in a game played
+        in ticks, ``ticks[i]`` (a :class:`ratgames.rl.table.Ticks`) plays a tick, id 0 being
+        to wait; in a turn-based game its ``bots`` then play until ``me`` is to act).  Each game
+        counts the step (``steps``) and, unless it is over or has played ``max_steps`` (0: no
+        limit), has its legal actions (``legals``), observation row and mask row gathered;
+        returns the games that ended."""
+        ended: list[int] = []
+        for i in range(len(states)):
+            a = chosen[i]
+            t = ticks[i]
+            if t is not None:
+                action = None if a == 0 else self.choose(legals[i], a)
+                wanted: dict[int, Any] = {} if action is None else {me: action}
+                count: int = t.count + 1
+                t.count = count
+                applied: list[tuple[int, Any]] = []
+                t._order = play_tick(
+                    t.state, count, t.tick, wanted, t.pending, t.bots, t._order, applied
+                )
+                state = states[i]
+            else:
+                state = states[i]
+                state.apply_trusted(me, self.choose(legals[i], a))
+                bots_play(state, bots[i], me)
+            n = steps[i] + 1
+            steps[i] = n
+            if state.is_over() or (max_steps > 0 and n >= max_steps):
+                ended.append(i)
+                continue
+            legal = state.legal_actions(me)
+            legals[i] = legal
+            self.observe(state, me, -1, i)
+            if t is not None:
+                self.mask_at.append(self.ids[0])
+            self.mask(legal, i, None)
+        return ended
+
 
 def play_tick(
     state: State[Any, Any],

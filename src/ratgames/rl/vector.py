@@ -535,6 +535,29 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
         final_obs: list[Any] = [None] * e
         ended = np.zeros(e, dtype=bool)
         encoder, me = self.encoder, self.seat
+        if encoder.max_ids_per_action == 1 and self._gather.fast:
+            # Every action one id, and the vectors read from the state: the compiled loop plays.
+            over = self._gather.rows.step_envs(
+                self._states,
+                self._ticks,
+                self._bots,
+                ids.tolist(),
+                self._legal,
+                me,
+                self._steps,
+                self.max_steps or 0,
+            )
+            for i in over:
+                state = self._states[i]
+                if state.is_over():
+                    self.rewards[i] = returns(self.game, state.outcome())[me]
+                    self.terminated[i] = True
+                else:
+                    self.truncated[i] = True
+                final_obs[i] = encoder.observe(state, me, ())
+                ended[i] = True
+                self._start(i)
+            return self._flush_step(final_obs, ended)
         single = encoder.max_ids_per_action == 1  # every action one id: found by the rows
         for i in range(e):
             state = self._states[i]
@@ -567,6 +590,12 @@ class RatgamesVectorEnv(gym.vector.VectorEnv):
                 self._start(i)
             else:
                 self._refresh(i)
+        return self._flush_step(final_obs, ended)
+
+    def _flush_step(
+        self, final_obs: list[Any], ended: npt.NDArray[np.bool_]
+    ) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        """Write what the step gathered; what :meth:`step` returns."""
         self._gather.flush()
         info: dict[str, Any] = {"action_mask": self.masks}
         if ended.any():
