@@ -610,3 +610,43 @@ def test_the_round_trip_bounds_follow_the_settings(db_url: str) -> None:
         assert clock.rtt_limit() == 0.2
     finally:
         proxied.stop()
+
+
+def test_the_kernel_round_trip_is_read_from_any_event_loop_transport() -> None:
+    """The server's own measure of a connection is read through whatever transport the event
+    loop gives (uvloop's are not asyncio's classes): were it not found, a client holding its
+    pongs back would be bounded by nothing."""
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    client = socket.create_connection(listener.getsockname())
+    served, _ = listener.accept()
+
+    class OtherLoopsTransport:  # the methods a transport has, but not asyncio's class
+        def get_extra_info(self, name: str) -> Any:
+            return served if name == "socket" else None
+
+        def is_closing(self) -> bool:
+            return False
+
+    class Protocol:
+        transport = OtherLoopsTransport()
+
+        async def send(self, message: Any) -> None:
+            pass
+
+    class WebSocket:
+        _send = Protocol().send
+
+    try:
+        client.sendall(b"x")
+        served.recv(1)
+        served.sendall(b"y")
+        client.recv(1)
+        probe = fairness.transport_probe(WebSocket())
+        assert probe is not None
+        rtt = probe()
+        assert rtt is not None and 0 < rtt < 1
+    finally:
+        for sock in (client, served, listener):
+            sock.close()

@@ -19,7 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ratgames.core.errors import RatgamesError
 from ratgames.core.game import Action, State
@@ -83,8 +83,8 @@ def _find_transport(send: Any, depth: int = 0) -> asyncio.BaseTransport | None:
         return None
     owner = getattr(send, "__self__", None)
     transport = getattr(owner, "transport", None)
-    if isinstance(transport, asyncio.BaseTransport):
-        return transport
+    if callable(getattr(transport, "get_extra_info", None)):  # uvloop's are not asyncio's
+        return cast(asyncio.BaseTransport, transport)
     for cell in getattr(send, "__closure__", None) or ():
         try:
             inner = cell.cell_contents
