@@ -394,6 +394,7 @@ def serve(
         forwarded_allow_ips=forwarded_allow_ips,
         http=guarded_protocol(AutoHTTPProtocol, guard),
         ws=websocket_protocol(),
+        loop="asyncio",  # the loop the tests run (not uvloop, should it be installed)
         backlog=min(2048, max(64, max_connections)) if max_connections else 2048,
     )
 
