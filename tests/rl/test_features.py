@@ -74,7 +74,7 @@ def test_features_refuse_a_state_they_cannot_read() -> None:
     enc = encoder_for(game)
     assert enc.features is not None
     with pytest.raises((TypeError, AttributeError)):
-        enc.features.write(object(), 0, -1, [], [], [])
+        enc.features.write(object(), 0, -1, [], [], [], [])
 
 
 @pytest.mark.parametrize("all_seats", [False, True])

@@ -57,6 +57,7 @@ class Rows:
         self.at: list[int] = []
         self.values: list[float] = []
         self.mask_at: list[int] = []
+        self.bits: list[int] = []
         self.obs_rows: list[int] = []
         self.ones_end: list[int] = []
         self.at_end: list[int] = []
@@ -65,12 +66,14 @@ class Rows:
 
     def take(self) -> tuple[list[Any], ...]:
         """What was gathered, and start afresh: the positions of ones, other positions and
-        their values, the observation rows with where each row's ones and other positions end
-        in those lists, then the mask positions, the mask rows and where each row's end."""
+        their values, the bit masks of the features' bit sections (every row's, in turn), the
+        observation rows with where each row's ones and other positions end in those lists,
+        then the mask positions, the mask rows and where each row's end."""
         out = (
             self.ones,
             self.at,
             self.values,
+            self.bits,
             self.obs_rows,
             self.ones_end,
             self.at_end,
@@ -78,7 +81,7 @@ class Rows:
             self.mask_rows,
             self.mask_end,
         )
-        self.ones, self.at, self.values, self.mask_at = [], [], [], []
+        self.ones, self.at, self.values, self.mask_at, self.bits = [], [], [], [], []
         self.obs_rows, self.ones_end, self.at_end = [], [], []
         self.mask_rows, self.mask_end = [], []
         return out
@@ -139,7 +142,7 @@ class Rows:
     def observe(self, state: State[Any, Any], seat: int, pending: int, row: int) -> None:
         """Row ``row`` of the observations: ``seat``'s vector (``pending``: the first id of a
         two-step choice under way, else -1)."""
-        self.features.write(state, seat, pending, self.ones, self.at, self.values)
+        self.features.write(state, seat, pending, self.ones, self.at, self.values, self.bits)
         self.obs_rows.append(row)
         self.ones_end.append(len(self.ones))
         self.at_end.append(len(self.at))

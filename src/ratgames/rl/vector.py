@@ -52,7 +52,7 @@ from ratgames.core.bots import Bot, RandomBot, make_bot
 from ratgames.core.game import Game, State
 
 from .encoding import WAIT, Encoder, EncodingError, ListEncoder, encoder_for
-from .encoding.base import Writer
+from .encoding.base import Writer, unpack_bits
 from .rows import Rows, bots_play
 from .table import DEFAULT_TICK, Ticks, returns
 
@@ -105,6 +105,16 @@ class _Gather:
         ) else []  # fmt: skip
         self.rows = Rows(encoder.features, self.size, self.num_actions, encoder.action_ids, known)
         self.fast = encoder.features is not None
+        self.bit_width = encoder.features.bit_width if encoder.features is not None else 0
+        self.bit_runs: list[tuple[int, int, int]] = []
+        """The features' bit sections as runs of adjacent ones: (start, end) in the vector and
+        where the run starts among the unpacked bits of a row."""
+        for k, start in enumerate(encoder.features.bit_starts if encoder.features else []):
+            runs = self.bit_runs
+            if runs and runs[-1][1] == start:
+                runs[-1] = (runs[-1][0], start + self.bit_width, runs[-1][2])
+            else:
+                runs.append((start, start + self.bit_width, k * self.bit_width))
         self.obs = obs
         self.flat = obs.reshape(-1)
         self.masks = masks
@@ -134,7 +144,7 @@ class _Gather:
     def flush(self, every_row: bool = False) -> None:
         """Write what was gathered (the rows named are zeroed first; all of them with
         ``every_row``, when every row was gathered)."""
-        ones, at, values, obs_rows, ones_end, at_end, mask_at, mask_rows, mask_end = (
+        ones, at, values, bits, obs_rows, ones_end, at_end, mask_at, mask_rows, mask_end = (
             self.rows.take()
         )
         if every_row:
@@ -145,6 +155,13 @@ class _Gather:
                 self.obs.reshape(-1, self.size)[obs_rows] = 0.0
             if mask_rows:
                 self.masks.reshape(-1, self.num_actions)[mask_rows] = 0
+        if bits:
+            # Each row's bit sections, unpacked, in runs of adjacent sections.
+            block = unpack_bits(bits, self.bit_width).reshape(len(obs_rows), -1)
+            rows = np.fromiter(obs_rows, dtype=np.intp, count=len(obs_rows))
+            by_row = self.obs.reshape(-1, self.size)
+            for start, end, column in self.bit_runs:
+                by_row[rows, start:end] = block[:, column : column + end - start]
         if ones:
             self.flat[_placed(ones, ones_end, obs_rows, self.size)] = 1.0
         if at:

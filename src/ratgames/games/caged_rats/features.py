@@ -54,6 +54,8 @@ class Features:
         self.discard_scale = scales[2]
         self.score_scale = scales[3]
         self.rubber_scale = scales[4]
+        self.bit_starts: list[int] = []
+        self.bit_width = 0
         self.pos: list[Any] = list(range(max(end for _, end in offsets.values())))
         """Every position of the vector as an int object, appended as it is: compiled, a
         position worked out anew would be a new int object each time, made and freed again."""
@@ -66,10 +68,12 @@ class Features:
         ones: list[int],
         at: list[int],
         values: list[float],
+        bits: list[int],
     ) -> None:
         """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
         value to ``values`` with its position in ``at`` (positions in the vector, the objects
-        of :attr:`pos`).  ``pending`` is not used (every action is one id)."""
+        of :attr:`pos`).  ``pending`` and ``bits`` are not used (every action is one id, no
+        section is given as bit masks)."""
         P = self.pos
         phase = s.phase
         ones.append(P[self.phase_of[phase]])

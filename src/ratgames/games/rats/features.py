@@ -72,6 +72,19 @@ class Features:
         self.round = at("round")
         self.hand_size = at("hand_size")
         self.pending_run = at("pending_run") if jokers else -1
+        self.bit_width = deck
+        """The width of a bit section: a card set, one position per card of the deck."""
+        self.bit_starts: list[int] = [
+            self.hand,
+            self.reserve_known,
+            self.seen,
+            self.played_this_round,
+        ]
+        """Where each card set :meth:`write` gives as a bit mask starts, in order: the seat's
+        hand and known reserve, the cards seen and played this round, then every seat's known
+        holdings, known hand cards and cards won this round (the seat's first)."""
+        for section in (self.holdings_known, self.known_in_hand, self.won_this_round):
+            self.bit_starts += [section + r * deck for r in range(players)]
         self.pos: list[Any] = list(range(max(end for _, end in offsets.values())))
         """Every position of the vector as an int object, appended as it is: compiled, a
         position worked out anew would be a new int object each time, made and freed again."""
@@ -96,28 +109,32 @@ class Features:
         ones: list[int],
         at: list[int],
         values: list[float],
+        bits: list[int],
     ) -> None:
         """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
         value to ``values`` with its position in ``at`` (positions in the vector, the objects
-        of :attr:`pos`).  ``pending`` is the run shape's id picked at the first step of a run
+        of :attr:`pos`), and the card sets of :attr:`bit_starts` to ``bits`` as bit masks, in
+        that order.  ``pending`` is the run shape's id picked at the first step of a run
         with jokers, else -1."""
         P = self.pos
         n = self.n
-        C = self.deck
         scale = self.scale
         reserve = s.reserves[me]
         known = reserve & s.known[me]
-        _bits(ones, P, self.hand, s.hand_masks[me])
-        _bits(ones, P, self.reserve_known, known)
+        bits.append(s.hand_masks[me])
+        bits.append(known)
         _one(at, values, P, self.reserve_unknown, (reserve & ~known).bit_count() / scale)
         trick_mask = s.trick_mask
-        _bits(ones, P, self.seen, s.seen | trick_mask)
-        _bits(ones, P, self.played_this_round, s.round_seen | trick_mask)
+        bits.append(s.seen | trick_mask)
+        bits.append(s.round_seen | trick_mask)
+        for r in range(n):
+            bits.append(s.known[(me + r) % n])
+        for r in range(n):
+            bits.append(s.known_hand[(me + r) % n])
+        for r in range(n):
+            bits.append(s.won_round[(me + r) % n])
         for r in range(n):
             seat = (me + r) % n
-            _bits(ones, P, self.holdings_known + r * C, s.known[seat])
-            _bits(ones, P, self.known_in_hand + r * C, s.known_hand[seat])
-            _bits(ones, P, self.won_this_round + r * C, s.won_round[seat])
             _one(at, values, P, self.hand_sizes + r, s.hand_masks[seat].bit_count() / scale)
             _one(at, values, P, self.reserve_sizes + r, s.reserves[seat].bit_count() / scale)
             if not s.alive[seat]:
@@ -152,16 +169,6 @@ class Features:
         _one(at, values, P, self.hand_size, s.hand_size / scale)
         if self.jokers and pending >= 0:
             ones.append(P[self.pending_run + pending - self.base_run])
-
-
-def _bits(ones: list[int], P: list[Any], start: int, mask: int) -> None:
-    """The position ``start + c`` of every card ``c`` in the bit mask ``mask``."""
-    c = start
-    while mask:
-        if mask & 1:
-            ones.append(P[c])
-        mask >>= 1
-        c += 1
 
 
 def _one(at: list[int], values: list[float], P: list[Any], pos: int, x: float) -> None:

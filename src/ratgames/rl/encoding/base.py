@@ -171,6 +171,11 @@ class Features(Protocol):
     :attr:`Encoder.features`), for speed: the same vector as the encoder makes of the seat's
     observation, without building the observation."""
 
+    bit_starts: list[int]
+    """Where the vector's sections given as bit masks start (none for most games)."""
+    bit_width: int
+    """How many positions each of those sections has (at most 64)."""
+
     def write(
         self,
         state: Any,
@@ -179,10 +184,26 @@ class Features(Protocol):
         ones: list[int],
         at: list[int],
         values: list[float],
+        bits: list[int],
     ) -> None:
         """Append ``seat``'s vector: the positions (in the vector) of its ones to ``ones``,
-        every other nonzero value to ``values`` with its position in ``at``.  ``pending`` is the
-        first pending id of a two-step choice, else -1."""
+        every other nonzero value to ``values`` with its position in ``at``, and the sections
+        of :attr:`bit_starts` to ``bits``, one bit mask each in that order (bit ``i`` of a
+        mask: position ``start + i``).  ``pending`` is the first pending id of a two-step
+        choice, else -1."""
+
+
+def unpack_bits(masks: Sequence[int], width: int) -> npt.NDArray[np.uint8]:
+    """Bit masks (each below ``2 ** 64``) as rows of ``width`` zeros and ones, bit ``i`` of a
+    mask in column ``i``."""
+    packed = np.fromiter(masks, dtype="<u8", count=len(masks)).view(np.uint8)
+    return np.unpackbits(packed.reshape(-1, 8), axis=1, bitorder="little")[:, :width]
+
+
+def bit_columns(features: Features) -> npt.NDArray[np.intp]:
+    """The positions of a vector's bit sections (:attr:`Features.bit_starts`), in order."""
+    starts = np.asarray(features.bit_starts, dtype=np.intp)
+    return (starts[:, None] + np.arange(features.bit_width)).reshape(-1)
 
 
 class Encoder(ABC):
@@ -306,7 +327,10 @@ class Encoder(ABC):
         ones: list[int] = []
         at: list[int] = []
         values: list[float] = []
-        f.write(state, seat, pending[0] if pending else -1, ones, at, values)
+        bits: list[int] = []
+        f.write(state, seat, pending[0] if pending else -1, ones, at, values, bits)
+        if bits:
+            out[bit_columns(f)] = unpack_bits(bits, f.bit_width).reshape(-1)
         out[ones] = 1.0
         if at:
             out[at] = values
