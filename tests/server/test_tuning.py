@@ -50,28 +50,40 @@ def test_commits_leave_checkpoints_to_the_writers_own_thread(tmp_path: Path, inl
     other.dispose()
 
 
-def test_full_passes_freeze_what_survives_and_now_and_then_look_at_everything() -> None:
+def test_young_objects_are_set_aside_and_now_and_then_everything_is_looked_at() -> None:
     code = """
-import gc
+import gc, time, weakref
 from ratgames.server.cli import quiet_garbage_collector
-quiet_garbage_collector(unfreeze_every=3600)
+
+class Node:
+    pass
+
+quiet_garbage_collector(unfreeze_every=1.5, freeze_every=0.05)
 frozen = gc.get_freeze_count()
 assert frozen > 10_000, frozen
+passes = sum(s["collections"] for s in gc.get_stats())
+gc.disable()  # no pass of its own: what follows is the thread's doing
 keep = [[i] for i in range(50_000)]
-gc.collect()
-assert gc.get_freeze_count() >= frozen + 50_000
-frozen = gc.get_freeze_count()
-more = [[i] for i in range(20_000)]
-gc.collect(1)  # the survivors of a middle pass are set aside too
-assert gc.get_freeze_count() >= frozen + 20_000
-gc.callbacks.clear()
-quiet_garbage_collector(unfreeze_every=0)
-gc.collect()
-assert gc.get_freeze_count() == 0  # a whole pass is due: everything will be looked at again
+time.sleep(0.3)
+# set aside unwalked: no pass ran, and the young generation is empty again
+assert sum(s["collections"] for s in gc.get_stats()) == passes
+assert gc.get_freeze_count() >= frozen + 50_000, gc.get_freeze_count() - frozen
+assert len(gc.get_objects(generation=0)) < 1_000
+# a cycle set aside is not freed by a pass of the young generations...
+a, b = Node(), Node()
+a.other, b.other = b, a
+dead = weakref.ref(a)
+del a, b
+time.sleep(0.3)
 gc.collect(1)
-assert gc.get_freeze_count() == 0  # nothing is set aside before it has run
-gc.collect()  # the whole pass
-assert gc.get_freeze_count() >= 70_000
+assert dead() is not None
+# ...but by the pass that walks everything, which the thread runs now and then
+deadline = time.monotonic() + 10
+while dead() is not None and time.monotonic() < deadline:
+    time.sleep(0.05)
+assert dead() is None
+time.sleep(0.2)
+assert gc.get_freeze_count() >= 50_000  # and what lives on is set aside again
 print("ok")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
