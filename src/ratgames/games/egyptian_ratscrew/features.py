@@ -83,7 +83,7 @@ class Features:
         ones: list[int],
         at: list[int],
         values: list[float],
-        bits: list[int],
+        bits: list[int] | None,
     ) -> None:
         """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
         value to ``values`` with its position in ``at`` (positions in the vector, the objects

@@ -109,30 +109,31 @@ class Features:
         ones: list[int],
         at: list[int],
         values: list[float],
-        bits: list[int],
+        bits: list[int] | None,
     ) -> None:
         """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
         value to ``values`` with its position in ``at`` (positions in the vector, the objects
         of :attr:`pos`), and the card sets of :attr:`bit_starts` to ``bits`` as bit masks, in
-        that order.  ``pending`` is the run shape's id picked at the first step of a run
-        with jokers, else -1."""
+        that order (without ``bits``, their cards' positions to ``ones``).  ``pending`` is the
+        run shape's id picked at the first step of a run with jokers, else -1."""
         P = self.pos
         n = self.n
         scale = self.scale
         reserve = s.reserves[me]
         known = reserve & s.known[me]
-        bits.append(s.hand_masks[me])
-        bits.append(known)
+        starts = self.bit_starts
+        _set(ones, bits, P, starts[0], s.hand_masks[me])
+        _set(ones, bits, P, starts[1], known)
         _one(at, values, P, self.reserve_unknown, (reserve & ~known).bit_count() / scale)
         trick_mask = s.trick_mask
-        bits.append(s.seen | trick_mask)
-        bits.append(s.round_seen | trick_mask)
+        _set(ones, bits, P, starts[2], s.seen | trick_mask)
+        _set(ones, bits, P, starts[3], s.round_seen | trick_mask)
         for r in range(n):
-            bits.append(s.known[(me + r) % n])
+            _set(ones, bits, P, starts[4 + r], s.known[(me + r) % n])
         for r in range(n):
-            bits.append(s.known_hand[(me + r) % n])
+            _set(ones, bits, P, starts[4 + n + r], s.known_hand[(me + r) % n])
         for r in range(n):
-            bits.append(s.won_round[(me + r) % n])
+            _set(ones, bits, P, starts[4 + 2 * n + r], s.won_round[(me + r) % n])
         for r in range(n):
             seat = (me + r) % n
             _one(at, values, P, self.hand_sizes + r, s.hand_masks[seat].bit_count() / scale)
@@ -169,6 +170,20 @@ class Features:
         _one(at, values, P, self.hand_size, s.hand_size / scale)
         if self.jokers and pending >= 0:
             ones.append(P[self.pending_run + pending - self.base_run])
+
+
+def _set(ones: list[int], bits: list[int] | None, P: list[Any], start: int, mask: int) -> None:
+    """A card set: the bit mask appended to ``bits``, or without ``bits`` the position
+    ``start + c`` of every card ``c`` in it appended to ``ones``."""
+    if bits is not None:
+        bits.append(mask)
+        return
+    c = start
+    while mask:
+        if mask & 1:
+            ones.append(P[c])
+        mask >>= 1
+        c += 1
 
 
 def _one(at: list[int], values: list[float], P: list[Any], pos: int, x: float) -> None:

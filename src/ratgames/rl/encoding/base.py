@@ -184,13 +184,13 @@ class Features(Protocol):
         ones: list[int],
         at: list[int],
         values: list[float],
-        bits: list[int],
+        bits: list[int] | None,
     ) -> None:
         """Append ``seat``'s vector: the positions (in the vector) of its ones to ``ones``,
         every other nonzero value to ``values`` with its position in ``at``, and the sections
         of :attr:`bit_starts` to ``bits``, one bit mask each in that order (bit ``i`` of a
-        mask: position ``start + i``).  ``pending`` is the first pending id of a two-step
-        choice, else -1."""
+        mask: position ``start + i``); without ``bits`` (None) their ones go to ``ones`` too.
+        ``pending`` is the first pending id of a two-step choice, else -1."""
 
 
 def unpack_bits(masks: Sequence[int], width: int) -> npt.NDArray[np.uint8]:
@@ -198,12 +198,6 @@ def unpack_bits(masks: Sequence[int], width: int) -> npt.NDArray[np.uint8]:
     mask in column ``i``."""
     packed = np.fromiter(masks, dtype="<u8", count=len(masks)).view(np.uint8)
     return np.unpackbits(packed.reshape(-1, 8), axis=1, bitorder="little")[:, :width]
-
-
-def bit_columns(features: Features) -> npt.NDArray[np.intp]:
-    """The positions of a vector's bit sections (:attr:`Features.bit_starts`), in order."""
-    starts = np.asarray(features.bit_starts, dtype=np.intp)
-    return (starts[:, None] + np.arange(features.bit_width)).reshape(-1)
 
 
 class Encoder(ABC):
@@ -327,10 +321,7 @@ class Encoder(ABC):
         ones: list[int] = []
         at: list[int] = []
         values: list[float] = []
-        bits: list[int] = []
-        f.write(state, seat, pending[0] if pending else -1, ones, at, values, bits)
-        if bits:
-            out[bit_columns(f)] = unpack_bits(bits, f.bit_width).reshape(-1)
+        f.write(state, seat, pending[0] if pending else -1, ones, at, values, None)
         out[ones] = 1.0
         if at:
             out[at] = values
