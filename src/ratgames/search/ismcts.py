@@ -221,6 +221,8 @@ class IsmctsBot(Bot):
                 break
             state = sample(Rng(rng.next64()))
             state.set_recording(False)
+            if self._rollout_bots is None:  # nothing reads a sample's events: only scored
+                state.set_event_log(False)
             if by_round is None:
                 by_round = self._by_round(state)
             if by_round:

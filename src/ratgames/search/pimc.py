@@ -82,6 +82,8 @@ class PimcBot(IsmctsBot):
                 break
             sample = draw(Rng(rng.next64()))
             sample.set_recording(False)
+            if self._rollout_bots is None:  # nothing reads a sample's events: only scored
+                sample.set_event_log(False)
             players = sample.game.players
             if by_round is None:
                 by_round = self._by_round(sample)
