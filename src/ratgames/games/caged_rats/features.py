@@ -54,8 +54,11 @@ class Features:
         self.discard_scale = scales[2]
         self.score_scale = scales[3]
         self.rubber_scale = scales[4]
-        self.bit_starts: list[int] = []
-        self.bit_width = 0
+        self.bit_starts: list[int] = [self.hand, self.face_up_seen, self.my_throws]
+        """The card sets a batch takes as bit masks (bit ``c``: card ``c``): the hand, the
+        cards seen face up and the seat's face-down throws, some 30 ones of an observation
+        that numpy unpacks from three masks faster than it reads their positions."""
+        self.bit_width = 52
         self.pos: list[Any] = list(range(max(end for _, end in offsets.values())))
         """Every position of the vector as an int object, appended as it is: compiled, a
         position worked out anew would be a new int object each time, made and freed again."""
@@ -72,18 +75,43 @@ class Features:
     ) -> None:
         """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
         value to ``values`` with its position in ``at`` (positions in the vector, the objects
-        of :attr:`pos`).  ``pending`` and ``bits`` are not used (every action is one id, no
-        section is given as bit masks)."""
+        of :attr:`pos`), and the card sets of :attr:`bit_starts` to ``bits`` as bit masks, in
+        that order (without ``bits``, their cards' positions to ``ones``).  ``pending`` is not
+        used (every action is one id)."""
         P = self.pos
+        if bits is not None:
+            m = 0
+            for c in s.hands[me]:
+                m |= 1 << c
+            bits.append(m)
+            m = 0
+            for r in s.rats:
+                for c in r:
+                    m |= 1 << c
+            for c in s.pile:
+                m |= 1 << c
+            for f in s.fed:
+                for c in f:
+                    m |= 1 << c
+            if s.offer >= 0:
+                m |= 1 << s.offer
+            if s.bid >= 0:
+                m |= 1 << s.bid
+            bits.append(m)
+            m = 0
+            for c in s.thrown[me]:
+                m |= 1 << c
+            bits.append(m)
         phase = s.phase
         ones.append(P[self.phase_of[phase]])
         if phase != CAGE and phase != OVER and s._leader() == me:
             ones.append(P[self.i_lead])
         if s.dealer == me:
             ones.append(P[self.i_deal])
-        b = self.hand
-        for c in s.hands[me]:
-            ones.append(P[b + c])
+        if bits is None:
+            b = self.hand
+            for c in s.hands[me]:
+                ones.append(P[b + c])
         offer = s.offer
         if offer >= 0:
             ones.append(P[self.offer + offer])
@@ -103,22 +131,23 @@ class Features:
                     x = n / 13.0
                     at.append(P[self.captures[2 * k + i]])
                     values.append(1.0 if x > 1.0 else x)
-        b = self.face_up_seen
-        for seat in range(2):
-            for c in s.rats[seat]:
+        if bits is None:
+            b = self.face_up_seen
+            for seat in range(2):
+                for c in s.rats[seat]:
+                    ones.append(P[b + c])
+            for c in s.pile:
                 ones.append(P[b + c])
-        for c in s.pile:
-            ones.append(P[b + c])
-        for f in fed:
-            for c in f:
+            for f in fed:
+                for c in f:
+                    ones.append(P[b + c])
+            if offer >= 0:
+                ones.append(P[b + offer])
+            if bid >= 0:
+                ones.append(P[b + bid])
+            b = self.my_throws
+            for c in s.thrown[me]:
                 ones.append(P[b + c])
-        if offer >= 0:
-            ones.append(P[b + offer])
-        if bid >= 0:
-            ones.append(P[b + bid])
-        b = self.my_throws
-        for c in s.thrown[me]:
-            ones.append(P[b + c])
         other = 1 - me
         _pair(at, values, P, self.hand_sizes, len(s.hands[me]), len(s.hands[other]),
               self.hand_scale)  # fmt: skip
