@@ -83,6 +83,13 @@ def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'ratgames.db'}"
 
 
+def pool_workers(server: Running) -> list[int]:
+    """The process ids of a test server's own search workers (not those of another server
+    started by the same test process)."""
+    pool = server.app.state.lobby._pool
+    return list(getattr(pool, "_processes", None) or {}) if pool is not None else []
+
+
 @pytest.fixture
 def server(db_url: str) -> Iterator[Running]:
     running = start_server(db_url)

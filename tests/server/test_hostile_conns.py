@@ -44,7 +44,7 @@ from ratgames.server.lobby import CODE_LENGTH, PRIVATE_CODE_LENGTH
 from ratgames.server.tables import Settings
 from ratgames.server.thinking import SearchQueue
 
-from .conftest import Running, run, start_server
+from .conftest import Running, pool_workers, run, start_server
 from .helpers import connect, create
 
 QUIET = {"bot_pause": 0.0, "ping_interval": 0.5, "warm_pool": False}
@@ -769,8 +769,8 @@ def test_search_bots_play_on_after_a_worker_is_killed(make_server: Any) -> None:
         killed = False
         while await host.my_turn_or_end(timeout=30):
             if not killed and host.state is not None and host.state["seq"] >= 2:
-                assert _wait_for(lambda: bool(_workers_of(os.getpid())), 30)
-                for worker in _workers_of(os.getpid()):
+                assert _wait_for(lambda: bool(pool_workers(server)), 30)
+                for worker in pool_workers(server):
                     os.kill(worker, signal.SIGKILL)
                 killed = True
             await host.act(rng.choice(host.legal))

@@ -30,7 +30,7 @@ from ratgames.server.logs import JsonFormatter
 from ratgames.server.operations import head_revision
 from ratgames.server.tables import Settings
 
-from .conftest import Running, run, start_server
+from .conftest import Running, pool_workers, run, start_server
 from .helpers import FAST_ER_BOT, connect, create, play_turns
 
 
@@ -406,19 +406,6 @@ def test_a_worker_restart_is_counted_and_logged(db_url: str) -> None:
     logger.addHandler(handler)
     server = start_server(db_url, Settings(bot_pause=0.0, pool_workers=1, warm_pool=True))
 
-    def workers() -> list[int]:
-        found = []
-        for entry in Path("/proc").iterdir():
-            try:
-                stat = (entry / "stat").read_text()
-                cmdline = (entry / "cmdline").read_bytes()
-            except (OSError, ValueError):
-                continue
-            parent = int(stat.rsplit(")", 1)[1].split()[1])
-            if parent == os.getpid() and b"spawn_main" in cmdline:
-                found.append(int(entry.name))
-        return found
-
     async def main() -> None:
         seats = [{"kind": "open"}, {"kind": "bot", "bot": "hard"}]
         host = await connect(server.base, await create(server.base, "caged-rats", seats))
@@ -426,7 +413,7 @@ def test_a_worker_restart_is_counted_and_logged(db_url: str) -> None:
         killed = False
         while await host.my_turn_or_end(timeout=30):
             if not killed and host.state is not None and host.state["seq"] >= 2:
-                for worker in workers():
+                for worker in pool_workers(server):
                     os.kill(worker, signal.SIGKILL)
                 killed = True
             await host.act(host.legal[0])
