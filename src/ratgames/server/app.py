@@ -173,6 +173,9 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
         finally:
             lobby.close()
             engine.dispose()
+            when_stopped = getattr(app.state, "when_stopped", None)
+            if when_stopped is not None:  # the serve command's last word (here, as a signal
+                when_stopped()  # that stopped the server ends the process once it returns)
 
     app = FastAPI(
         title="ratgames server",

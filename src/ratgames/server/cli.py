@@ -380,23 +380,27 @@ def serve(
         )
     else:
         click.echo(f"ratgames server on {where} (database {_safe_url(url)})", err=True)
-    quiet_garbage_collector()
-    uvicorn.run(
-        create_app(url, settings),
-        host=host,
-        port=port,
-        ws_max_size=WS_MAX_SIZE,
-        ws_per_message_deflate=compress,
-        log_level=level,
-        log_config=logs.uvicorn_log_config(fmt),
-        lifespan="on",
-        proxy_headers=bool(forwarded_allow_ips.strip()),
-        forwarded_allow_ips=forwarded_allow_ips,
-        http=guarded_protocol(AutoHTTPProtocol, guard),
-        ws=websocket_protocol(),
-        loop="asyncio",  # the loop the tests run (not uvloop, should it be installed)
-        backlog=min(2048, max(64, max_connections)) if max_connections else 2048,
-    )
+    app = create_app(url, settings)
+    app.state.when_stopped = release = quiet_garbage_collector()
+    try:
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            ws_max_size=WS_MAX_SIZE,
+            ws_per_message_deflate=compress,
+            log_level=level,
+            log_config=logs.uvicorn_log_config(fmt),
+            lifespan="on",
+            proxy_headers=bool(forwarded_allow_ips.strip()),
+            forwarded_allow_ips=forwarded_allow_ips,
+            http=guarded_protocol(AutoHTTPProtocol, guard),
+            ws=websocket_protocol(),
+            loop="asyncio",  # the loop the tests run (not uvloop, should it be installed)
+            backlog=min(2048, max(64, max_connections)) if max_connections else 2048,
+        )
+    finally:
+        release()
 
 
 def _check_listen(host: str, port: int) -> None:
@@ -483,7 +487,9 @@ def open_database(db: str | None, *, must_exist: bool) -> tuple[str, Any]:
     return url, engine
 
 
-def quiet_garbage_collector(unfreeze_every: float = 600.0, freeze_every: float = 0.05) -> None:
+def quiet_garbage_collector(
+    unfreeze_every: float = 600.0, freeze_every: float = 0.05
+) -> Callable[[], None]:
     """Keep the garbage collector's passes short.
 
     A pass walks every container object of the generations it collects, and a server holding
@@ -502,7 +508,11 @@ def quiet_garbage_collector(unfreeze_every: float = 600.0, freeze_every: float =
 
     What is set aside is freed as usual when nothing refers to it any more; only cycles among
     such objects wait for the pass that walks everything again, every ``unfreeze_every``
-    seconds (one longer pause then)."""
+    seconds (one longer pause then).
+
+    Returns the function to call before the process ends: it stops setting objects aside and
+    frees what was (their finalizers run: the search pool's semaphores are given back, which
+    the resource tracker would otherwise report as leaked)."""
     import gc
     import threading
     import time
@@ -518,10 +528,11 @@ def quiet_garbage_collector(unfreeze_every: float = 600.0, freeze_every: float =
 
     gc.callbacks.append(after)
 
+    stopped = threading.Event()
+
     def keep_quiet() -> None:
         last_whole = time.monotonic()
-        while True:
-            time.sleep(freeze_every)
+        while not stopped.wait(freeze_every):
             if time.monotonic() - last_whole < unfreeze_every:
                 gc.freeze()
                 continue
@@ -534,7 +545,17 @@ def quiet_garbage_collector(unfreeze_every: float = 600.0, freeze_every: float =
             gc.freeze()
             last_whole = time.monotonic()
 
-    threading.Thread(target=keep_quiet, name="quiet-garbage-collector", daemon=True).start()
+    thread = threading.Thread(target=keep_quiet, name="quiet-garbage-collector", daemon=True)
+    thread.start()
+
+    def release() -> None:
+        stopped.set()
+        thread.join()
+        whole.set()  # nothing is set aside any more
+        gc.unfreeze()
+        gc.collect()
+
+    return release
 
 
 def _safe_url(url: str) -> str:
