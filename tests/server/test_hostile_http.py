@@ -460,6 +460,8 @@ def test_the_openapi_document_describes_the_error_answers(server: Running) -> No
 def test_serve_answers_to_its_own_name_and_the_allowed_ones(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Any
 ) -> None:
+    import types
+
     from click.testing import CliRunner
 
     import ratgames.server.app as app_module
@@ -467,8 +469,13 @@ def test_serve_answers_to_its_own_name_and_the_allowed_ones(
     from ratgames.server.cli import serve
 
     made: list[Any] = []
-    monkeypatch.setattr(cli_module, "quiet_garbage_collector", lambda: None)
-    monkeypatch.setattr(app_module, "create_app", lambda url, settings: made.append(settings))
+
+    def create_app(url: str, settings: Any) -> Any:
+        made.append(settings)
+        return types.SimpleNamespace(state=types.SimpleNamespace())
+
+    monkeypatch.setattr(cli_module, "quiet_garbage_collector", lambda: lambda: None)
+    monkeypatch.setattr(app_module, "create_app", create_app)
     monkeypatch.setattr("uvicorn.run", lambda *a, **k: None)
     db = f"sqlite:///{tmp_path / 'r.db'}"
     args = ["--db", db, "--host", "localhost", "--allow-host", "games.example.org"]
