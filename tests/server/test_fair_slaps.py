@@ -324,6 +324,18 @@ def test_holding_pongs_back_and_claiming_fast_reactions_wins_nothing(server: Run
 # --- presses that come too soon after the pile changed -------------------------------------------
 
 
+def sent_on(server: Running, code: str, seat: int, seq: int) -> float | None:
+    """When the server wrote the state of ``seq`` to the connection of ``seat`` at table
+    ``code`` (ms on this process's monotonic clock, the clients' clock), or None."""
+    table = server.lobby.tables.get(code)
+    if table is None:
+        return None
+    for conn in list(table.conns):
+        if conn.seat == seat and seq in conn.sent_at:
+            return conn.sent_at[seq] * 1000.0
+    return None
+
+
 async def quick_presses(
     server: Running, trials: list[tuple[int, bool]], rng: random.Random
 ) -> list[tuple[int, bool, str, int]]:
@@ -414,11 +426,17 @@ async def quick_presses(
                 raise
             answered = presser.clock()
             await ann.wait(lambda c, t=done: t in verdicts or c.over, 10)
-            if not timed and answered - seen > d + 80:  # ms
-                # No times sent: the server judges by when the press arrived, and this one
-                # came back late (a busy machine held it up somewhere): no trial of a quick
-                # press, do it again.
+            # The server and the clients share this process's monotonic clock: when the new
+            # pile went out on the presser's connection, by the server's own record.
+            went = sent_on(server, code, 1 - taker, pstate["seq"])
+            if not timed and (went is None or answered - went > d + 80):  # ms
+                # No times sent: the server judges by the time from sending the pile to the
+                # press arriving, and this round trip took long (a busy machine held the pile
+                # or the press up somewhere, before the client saw it or after it pressed):
+                # no trial of a quick press, do it again (and take no later event of this
+                # player's, such as a slap of theirs as the next taker, for its verdict).
                 verdicts.pop(done, None)
+                current.clear()
                 continue
             done += 1
             continue
