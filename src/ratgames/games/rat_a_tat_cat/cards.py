@@ -28,9 +28,13 @@ SLOTS: Final = 4
 CARDS_ALLOWED = "0-9, PEEK, SWAP and DRAW2"
 
 
+POWER: Final = frozenset((PEEK, SWAP, DRAW2))
+"""The power cards, which have no value of their own (``card in POWER`` where a call costs)."""
+
+
 def is_power(card: int) -> bool:
     """True for a power card (PEEK, SWAP, DRAW2), which has no value of its own."""
-    return card >= PEEK
+    return card in POWER
 
 
 def place(seat: int, slot: int) -> int:

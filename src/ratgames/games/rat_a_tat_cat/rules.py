@@ -70,6 +70,7 @@ from .cards import (
     CARD_TEXT,
     DECK,
     PEEK,
+    POWER,
     SLOTS,
     SWAP,
     card_text,
@@ -149,10 +150,11 @@ class RatATatCat(Game):
         self.minutes = self.mode_kind == "minutes"
         self.p4 = self.players * SLOTS
         self.rows = self.players + 1
-        # Every slot in turn order, starting left of each dealer.
+        # Where each seat's row of slots starts; every slot in turn order from each dealer's left.
         n = self.players
+        self.row_start = tuple(place(s, 0) for s in range(n))
         self.turn_slots = tuple(
-            tuple(s % n * SLOTS + k for s in range(d + 1, d + 1 + n) for k in range(SLOTS))
+            tuple(self.row_start[s % n] + k for s in range(d + 1, d + 1 + n) for k in range(SLOTS))
             for d in range(n)
         )
         # The ids of the game's own action objects that are actions at this table.
@@ -702,7 +704,6 @@ class RatState(State[Act, RatATatCat]):
 
     def _end_round(self) -> None:
         g = self.game
-        p = g.players
         hands = self.hands
         knocker = self.knocker
         capped = knocker < 0
@@ -712,18 +713,17 @@ class RatState(State[Act, RatATatCat]):
             # The active seats' power cards in turn order, starting left of the dealer.
             for idx in g.turn_slots[self.dealer]:
                 card = hands[idx]
-                if is_power(card) and active[seat_of(idx)]:
+                if card in POWER and active[s := seat_of(idx)]:
                     discard.append(card)
                     new = self._pop_draw()
-                    while is_power(new):
+                    while new in POWER:
                         discard.append(new)
                         self._power_shown(new)
                         new = self._pop_draw()
                     hands[idx] = new
-                    s = seat_of(idx)
-                    self._log_event(Fixed, (s, idx - place(s, 0) + 1, card, new))
-        sums = [sum(hands[place(s, 0) : place(s, SLOTS)]) if active[s] else 0 for s in range(p)]
-        seats = [s for s in range(p) if active[s]]
+                    self._log_event(Fixed, (s, idx - g.row_start[s] + 1, card, new))
+        sums = [sum(hands[b : b + SLOTS]) if active[s] else 0 for s, b in enumerate(g.row_start)]
+        seats = [s for s in range(g.players) if active[s]]
         low = min([sums[s] for s in seats])
         if knocker >= 0:
             self.knocks += 1
