@@ -25,6 +25,8 @@ DECK: tuple[int, ...] = tuple(
     sorted([n for n in range(9) for _ in range(4)] + [9] * 9 + [PEEK, SWAP, DRAW2] * 3)
 )
 SLOTS: Final = 4
+MOST_PLAYERS: Final = 6
+"""The most players a table seats."""
 CARDS_ALLOWED = "0-9, PEEK, SWAP and DRAW2"
 
 

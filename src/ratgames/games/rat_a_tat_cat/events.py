@@ -7,9 +7,11 @@ Seats are numbered from 0, slots from 1 to 4 (as in the action notation), cards 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import ClassVar, Final
 
-from ratgames.core.events import CARD, Event
+from ratgames.core.events import CARD, Event, entry_table
+
+from .cards import DRAW2, MOST_PLAYERS, SLOTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,3 +188,21 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     WentOut,
 )
 """Every kind of event of the game."""
+
+# The log entries of the events of almost every move, for every seat, slot (1-4) and card, made
+# once (:meth:`State._log_entry`): logged from these, an event makes no tuple.  A seat's entry
+# of a card is at ``seat * CARDS + card``; Replaced's at ``((seat * SLOTS + slot - 1) * CARDS +
+# discarded) * (CARDS + 1) + placed`` (``placed`` CARDS for None).
+CARDS: Final = DRAW2 + 1
+_SEATS = range(MOST_PLAYERS)
+_CARDS = range(CARDS)
+_SLOTS = range(1, SLOTS + 1)
+DREW_ENTRY: Final = entry_table(Drew, _SEATS)
+POWER_ENTRY: Final = entry_table(PowerDrawn, _SEATS, _CARDS)
+TOOK_ENTRY: Final = entry_table(Took, _SEATS, _CARDS)
+REPLACED_ENTRY: Final = entry_table(Replaced, _SEATS, _SLOTS, _CARDS, (*_CARDS, None))
+DISCARDED_ENTRY: Final = entry_table(Discarded, _SEATS, _CARDS)
+PASSED_ENTRY: Final = entry_table(Passed, _SEATS, _CARDS)
+PEEKED_ENTRY: Final = entry_table(Peeked, _SEATS, _SLOTS)
+NOSWAP_ENTRY: Final = entry_table(NoSwap, _SEATS)
+KNOCKED_ENTRY: Final = entry_table(Knocked, _SEATS)

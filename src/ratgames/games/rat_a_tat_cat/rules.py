@@ -69,6 +69,7 @@ from .action import (
 from .cards import (
     CARD_TEXT,
     DECK,
+    MOST_PLAYERS,
     PEEK,
     POWER,
     SLOTS,
@@ -82,21 +83,22 @@ from .cards import (
 )
 from .dealing import RawDeal
 from .events import (
+    CARDS,
+    DISCARDED_ENTRY,
+    DREW_ENTRY,
+    KNOCKED_ENTRY,
+    NOSWAP_ENTRY,
+    PASSED_ENTRY,
+    PEEKED_ENTRY,
+    POWER_ENTRY,
+    REPLACED_ENTRY,
+    TOOK_ENTRY,
     Capped,
     Dealt,
-    Discarded,
-    Drew,
     Fixed,
-    Knocked,
-    NoSwap,
-    Passed,
-    Peeked,
-    PowerDrawn,
-    Replaced,
     Reshuffled,
     RoundOver,
     Swapped,
-    Took,
     WentOut,
 )
 from .options import OPTIONS, SECONDS_PER_TURN, mode_parts
@@ -126,7 +128,7 @@ class RatATatCat(Game):
         "is the lowest."
     )
     min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
+    max_players: ClassVar[int] = MOST_PLAYERS
     default_players: ClassVar[int] = 4
     option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
     points_label: ClassVar[str] = "points"
@@ -188,8 +190,7 @@ class RatATatCat(Game):
         return found
 
     def not_an_action(self, act: object) -> str:
-        """Why ``act`` (for which :meth:`canonical_action` gave None) is not an action of the
-        game."""
+        """Why ``act`` (:meth:`canonical_action` gave None) is not an action of the game."""
         return actions.not_an_action(act, self.players)
 
     def action_space(self) -> list[Act]:
@@ -448,8 +449,7 @@ class RatState(State[Act, RatATatCat]):
         return mine, theirs
 
     def _swaps(self, seat: int) -> list[Act]:
-        """The swaps ``seat`` may make (:meth:`_swap_sides`): its slots in order, each with the
-        others' slots."""
+        """The swaps ``seat`` may make: its slots in order, each with the others' slots."""
         mine, theirs = self._swap_sides(seat)
         return [SWAPS[a, p, b] for a in mine for p, b in theirs]
 
@@ -572,18 +572,17 @@ class RatState(State[Act, RatATatCat]):
         elif k == K_SWAP:
             self._swap(seat, action.a, action.p, action.b, timed)
         elif k == K_NOSWAP:
-            self._log_event(NoSwap, (seat,))
+            self._log_entry(NOSWAP_ENTRY[seat])
             self._end_turn(timed)
         elif k == K_KNOCK:
             self.knocker = self.closer = seat
-            self._log_event(Knocked, (seat,))
+            self._log_entry(KNOCKED_ENTRY[seat])
             self._next_turn()
         else:  # K_END
             self._end(seat)
 
     def _random_playout(self, rng: Rng, depth: int, stage: int, scoring_only: bool) -> int:
-        """The play-out of :mod:`.playout` (the plain loop's, faster), or the core's loop while
-        a log is kept."""
+        """The play-out of :mod:`.playout` (faster), or the core's loop while a log is kept."""
         if self._recording:
             return super()._random_playout(rng, depth, stage, scoring_only)
         return playout.random_playout(self, rng, depth, stage, scoring_only)
@@ -596,10 +595,10 @@ class RatState(State[Act, RatATatCat]):
             self.held = card
             self.held_pub = False
             self.phase = HOLD
-            self._log_event(Drew, (seat,))
+            self._log_entry(DREW_ENTRY[seat])
             return
         self.discard.append(card)
-        self._log_event(PowerDrawn, (seat, card))
+        self._log_entry(POWER_ENTRY[seat * CARDS + card])
         self._power_shown(card)
         if card == PEEK:
             self.phase = PEEKING
@@ -619,7 +618,7 @@ class RatState(State[Act, RatATatCat]):
         self.held = card = self.discard.pop()
         self.held_pub = True
         self.phase = TAKEN
-        self._log_event(Took, (seat, card))
+        self._log_entry(TOOK_ENTRY[seat * CARDS + card])
 
     def _replace(self, seat: int, slot: int, timed: bool) -> None:
         g = self.game
@@ -638,16 +637,17 @@ class RatState(State[Act, RatATatCat]):
         self.origin[idx] = kept_origin(self.pool)
         self.faceup[idx] = False
         self.held = -1
-        self._log_event(Replaced, (seat, slot + 1, old, value if value >= 0 else None))
+        at = ((seat * SLOTS + slot) * CARDS + old) * (CARDS + 1)
+        self._log_entry(REPLACED_ENTRY[at + (value if value >= 0 else CARDS)])
         self._end_turn(timed)
 
     def _discard(self, seat: int, timed: bool) -> None:
         if self.phase == HOLD:
             self.discard.append(self.held)
-            self._log_event(Discarded, (seat, self.held))
+            self._log_entry(DISCARDED_ENTRY[seat * CARDS + self.held])
             self.held = -1
         else:
-            self._log_event(Passed, (seat, self.discard[-1]))
+            self._log_entry(PASSED_ENTRY[seat * CARDS + self.discard[-1]])
         if self.extra:
             self.phase = MUST_DRAW
         else:
@@ -656,7 +656,7 @@ class RatState(State[Act, RatATatCat]):
     def _peek(self, seat: int, slot: int, timed: bool) -> None:
         idx = seat * SLOTS + slot
         self.known[seat * self.game.p4 + idx] = self.hands[idx]
-        self._log_event(Peeked, (seat, slot + 1))
+        self._log_entry(PEEKED_ENTRY[seat * SLOTS + slot])
         self._end_turn(timed)
 
     def _swap(self, seat: int, a: int, p: int, b: int, timed: bool) -> None:
