@@ -122,9 +122,9 @@ def test_db_upgrade_and_export(server: Running, tmp_path: Path) -> None:
     fresh = tmp_path / "fresh.db"
     result = runner.invoke(cli_app, ["db", "upgrade", "--db", str(fresh)])
     assert result.exit_code == 0, result.output
-    assert "upgraded from nothing to 0002" in result.output
+    assert "upgraded from nothing to 0003" in result.output
     result = runner.invoke(cli_app, ["db", "upgrade", "--db", str(fresh)])
-    assert "already at revision 0002" in result.output
+    assert "already at revision 0003" in result.output
 
     async def game() -> None:
         created = await create(
@@ -147,7 +147,7 @@ def test_db_upgrade_and_export(server: Running, tmp_path: Path) -> None:
     record = json.loads(files[0].read_text())
     assert ratgames.replay(record).is_over()
     engine = store.make_engine(server.url)
-    assert store.current_revision(engine) == "0002"
+    assert store.current_revision(engine) == "0003"
     engine.dispose()
 
 

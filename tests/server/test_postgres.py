@@ -65,7 +65,7 @@ def test_migrations_and_writer(pg_url: str) -> None:
     engine = store.make_engine(pg_url)
     store.upgrade(engine)
     store.upgrade(engine)
-    assert store.current_revision(engine) == "0002"
+    assert store.current_revision(engine) == "0003"
 
     async def main() -> None:
         writer = store.Writer(engine)

@@ -274,11 +274,14 @@ def replay_cmd(
         fail(f"--seat must be from 1 to {state.game.players}")
     seat_index = None if seat is None else seat - 1
     if text:
-        from ..tui.replay import frame_text, replay_frames
+        from ..tui.replay import frame_text, late_arrivals, replay_frames
 
         frames, moves = replay_frames(record)
+        late = late_arrivals(record, state.game)
         for i in range(len(frames)):
-            console.print(frame_text(frames, moves, i, seat_index), markup=False, highlight=False)
+            console.print(
+                frame_text(frames, moves, i, seat_index, late), markup=False, highlight=False
+            )
             console.rule()
         return
     from ..tui.replay import ReplayApp

@@ -554,7 +554,9 @@ class Lobby:
             public=row.public,
             timeout=TimeoutPolicy.model_validate(row.timeout),
             host_token_hash=row.host_token_hash,
-            seats=[Seat(s.kind, s.name, s.bot, s.token_hash) for s in stored.seats],
+            seats=[
+                Seat(s.kind, s.name, s.bot, s.token_hash, arrived=s.arrived) for s in stored.seats
+            ],
             created=row.created,
             status=row.status,
             seed=row.seed,

@@ -65,7 +65,11 @@ seats = sa.Table(
     sa.Column("name", sa.String(64), nullable=True),
     sa.Column("bot", sa.String(200), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("arrived", sa.Float, nullable=True),
 )
+"""``arrived`` is when a person or a bot took a late seat (``Game.late_seats``) after the start,
+in seconds of play; None for every other seat.  Kept with the seat, so that a table brought back
+after a restart or taken over by another process still says it (and its record too)."""
 
 actions = sa.Table(
     "actions",
@@ -176,6 +180,8 @@ class SeatRow:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    arrived: float | None = None
+    """When a late seat was taken during play (seconds of play), or None."""
 
 
 @dataclass
@@ -259,6 +265,7 @@ def op_save_table(row: TableRow, seat_rows: Sequence[SeatRow]) -> Callable[[Conn
             "name": s.name,
             "bot": s.bot,
             "token_hash": s.token_hash,
+            "arrived": s.arrived,
         }
         for s in seat_rows
     ]
@@ -533,7 +540,7 @@ def load_table(engine: Engine, code: str) -> StoredTable | None:
 
 def _load(conn: Connection, row: TableRow) -> StoredTable:
     seat_rows = [
-        SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash)
+        SeatRow(s.seat, s.kind, s.name, s.bot, s.token_hash, s.arrived)
         for s in conn.execute(
             sa.select(seats).where(seats.c.table_code == row.code).order_by(seats.c.seat)
         )

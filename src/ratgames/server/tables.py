@@ -180,10 +180,11 @@ class Seat:
     """The bot object of a bot seat (made at the start, or when it arrives late)."""
     arrived: float | None = None
     """When a person or a bot took this seat after the start (seconds of play; a late seat,
-    :meth:`Table.late_seats`), or None."""
+    :meth:`Table.late_seats`), or None.  Stored with the seat (``seats.arrived``), so a table
+    brought back after a restart or taken over by another process keeps it."""
 
     def row(self, index: int) -> store.SeatRow:
-        return store.SeatRow(index, self.kind, self.name, self.bot, self.token_hash)
+        return store.SeatRow(index, self.kind, self.name, self.bot, self.token_hash, self.arrived)
 
 
 @dataclass
@@ -854,8 +855,9 @@ class Table:
                 "player": s.bot if s.kind == "bot" and s.bot else "human",
             }
             if i in late:
-                # Who came late and when they took the seat (seconds of play; unknown for a
-                # seat taken before a restart); the game's own events say when they came in.
+                # Who came late and when they took the seat (seconds of play, stored with the
+                # seat: known after a restart or a take-over too, unknown only for a seat taken
+                # before migration 0003); the game's own events say when they came in.
                 seat["late"] = True
                 if s.kind == "open":
                     seat["player"] = "nobody"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -10,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
-from ratgames.core.game import State
+from ratgames.core.game import Game, State
 from ratgames.core.records import load_record, replay
 
 from .base import check_terminal, panel_class, render_view
@@ -33,10 +34,46 @@ def replay_frames(record: dict[str, Any]) -> tuple[list[State], list[tuple[int, 
     return frames, moves
 
 
+def play_clock(seconds: float) -> str:
+    """Seconds of play as a clock shows them: ``1:23``, ``1:02:03`` past an hour."""
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def late_arrivals(record: dict[str, Any], game: Game) -> list[str]:
+    """The record's seats for late arrivals (``"late": true``, a game's ``late_seats`` played at
+    a server), one line each: "Seat 3, Dana (joined late at 1:23)" (when they took the seat, in
+    seconds of play, where the record says it), or that nobody came."""
+    lines: list[str] = []
+    seats = record.get("seats")
+    for i, seat in enumerate(seats if isinstance(seats, list) else []):
+        if not isinstance(seat, dict) or seat.get("late") is not True or i >= game.players:
+            continue
+        label = game.seat_name(i)
+        if seat.get("player") == "nobody":
+            lines.append(f"{label}: open for a late arrival, nobody came")
+            continue
+        name = seat.get("name")
+        who = f"{label}, {name}" if isinstance(name, str) and name and name != label else label
+        arrived = seat.get("arrived")
+        if isinstance(arrived, int | float) and not isinstance(arrived, bool):
+            lines.append(f"{who} (joined late at {play_clock(arrived)})")
+        else:
+            lines.append(f"{who} (joined late)")
+    return lines
+
+
 def frame_text(
-    frames: list[State], moves: list[tuple[int, str]], index: int, seat: int | None
+    frames: list[State],
+    moves: list[tuple[int, str]],
+    index: int,
+    seat: int | None,
+    late: Sequence[str] = (),
 ) -> str:
-    """What the viewer shows for frame ``index``: the last move and the table."""
+    """What the viewer shows for frame ``index``: the last move and the table, under the lines
+    of ``late`` (:func:`late_arrivals`) saying who came late."""
     state = frames[index]
     game = state.game
     if index == 0:
@@ -44,6 +81,8 @@ def frame_text(
     else:
         mover, action = moves[index - 1]
         head = f"Step {index} of {len(moves)}: {game.seat_name(mover)} - {action}"
+    if late:
+        head += "".join(f"\n{line}" for line in late)
     view = state.observation(seat) if seat is not None else state.spectator_view()
     body = render_view(game, view)
     ended = stage_end_view(frames, moves, index, seat)
@@ -123,6 +162,7 @@ class ReplayApp(App[None]):
         self.seat = seat
         self.index = 0
         game = self.frames[0].game
+        self.late = late_arrivals(record, game)
         who = game.seat_name(seat) if seat is not None else "a spectator"
         self.sub_title = f"{game.title}, seen by {who}"
 
@@ -162,7 +202,7 @@ class ReplayApp(App[None]):
 
     def redraw(self) -> None:
         self.query_one("#table", Static).update(
-            Text(frame_text(self.frames, self.moves, self.index, self.seat))
+            Text(frame_text(self.frames, self.moves, self.index, self.seat, self.late))
         )
         game = self.frames[0].game
         lines = Text()
