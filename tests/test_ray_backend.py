@@ -136,7 +136,10 @@ class Cluster:
     @staticmethod
     def kill(node: subprocess.Popen[bytes]) -> None:
         """Kill a node: every process of its session (its raylet, workers and agents) at once,
-        as a machine that fails would."""
+        as a machine that fails would.  A node killed before (and waited for) is left alone:
+        its number may be another process's session by now, such as another test's server."""
+        if node.returncode is not None:
+            return
         for _ in range(2):  # a process started meanwhile goes in the second round
             for name in os.listdir("/proc"):
                 if name.isdigit():
