@@ -14,7 +14,6 @@ import pytest
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
-from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 
 import ratgames
@@ -120,14 +119,8 @@ def test_a_late_seats_arrival_outlives_the_process_that_saw_it(how: tuple[str, s
         run(after(), timeout=120)
     finally:
         second.stop()
-        if kind == "takeover":
-            assert second.lobby.taken_over >= 1
-
-
-def alembic_config() -> Config:
-    config = Config()
-    config.set_main_option("script_location", str(Path(store.__file__).parent / "migrations"))
-    return config
+    if kind == "takeover":
+        assert second.lobby.taken_over >= 1
 
 
 def test_the_migrations_make_the_declared_schema_and_0003_undoes(tmp_path: Path) -> None:
@@ -138,7 +131,7 @@ def test_the_migrations_make_the_declared_schema_and_0003_undoes(tmp_path: Path)
         differences = compare_metadata(MigrationContext.configure(conn), store.metadata)
     assert differences == [], "store.py's tables and the migrations' differ"
 
-    config = alembic_config()
+    config = store.alembic_config()
     with engine.begin() as conn:
         config.attributes["connection"] = conn
         command.downgrade(config, "0002")

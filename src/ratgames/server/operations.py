@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
+from . import store
 from .metrics import CONTENT_TYPE, Metrics
 from .protocol import ProblemDetail
 
@@ -42,12 +43,9 @@ class Readiness(BaseModel):
 @functools.cache
 def head_revision() -> str | None:
     """The newest migration this version of the server brings."""
-    from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    return ScriptDirectory.from_config(config).get_current_head()
+    return ScriptDirectory.from_config(store.alembic_config()).get_current_head()
 
 
 def probe_engine(url: str) -> Any:
@@ -99,12 +97,10 @@ def check_database(engine: Any) -> tuple[str, str | None]:
 @functools.cache
 def known_revisions() -> frozenset[str]:
     """Every migration this version of the server brings."""
-    from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    return frozenset(s.revision for s in ScriptDirectory.from_config(config).walk_revisions())
+    scripts = ScriptDirectory.from_config(store.alembic_config())
+    return frozenset(s.revision for s in scripts.walk_revisions())
 
 
 def allowed(address: str | None, networks: tuple[Any, ...]) -> bool:

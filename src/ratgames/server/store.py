@@ -148,13 +148,20 @@ def make_engine(url: str, *, background_checkpoints: bool = False) -> Engine:
     )
 
 
-def upgrade(engine: Engine) -> None:
-    """Bring the schema up to the newest migration (Alembic ``upgrade head``)."""
-    from alembic import command
+def alembic_config() -> Any:
+    """Alembic's configuration of the server's migrations (an ``alembic.config.Config``)."""
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    return config
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the schema up to the newest migration (Alembic ``upgrade head``)."""
+    from alembic import command
+
+    config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
