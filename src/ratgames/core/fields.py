@@ -40,6 +40,7 @@ ratgames.core.errors.SnapshotError: turn must be a seat from 0 to 1 or null, not
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from . import snapshots
 from .errors import SnapshotError
+from .events import Event
 
 if TYPE_CHECKING:
     from .game import Game, State
@@ -165,15 +167,18 @@ class Number(Codec):
 
 @dataclass(frozen=True)
 class OneOf(Codec):
-    """One of ``names`` (a phase, a status), kept as its index."""
+    """One of ``names`` (a phase, a status), kept as its index (or, with ``as_text``, as the
+    text itself)."""
 
     names: tuple[str, ...]
+    as_text: bool = False
 
     def write(self, value: Any) -> JSON:
-        return self.names[value]
+        return value if self.as_text else self.names[value]
 
     def read(self, value: object, entry: str, game: Any) -> Any:
-        return snapshots.one_of(value, entry, self.names)
+        index = snapshots.one_of(value, entry, self.names)
+        return self.names[index] if self.as_text else index
 
 
 class Card(Codec):
@@ -255,6 +260,19 @@ class Rows(Codec):
 
 
 @dataclass(frozen=True)
+class Maybe(Codec):
+    """A value read by ``inner``, or null (kept as None)."""
+
+    inner: Codec
+
+    def write(self, value: Any) -> JSON:
+        return None if value is None else self.inner.write(value)
+
+    def read(self, value: object, entry: str, game: Any) -> Any:
+        return None if value is None else self.inner.read(value, entry, game)
+
+
+@dataclass(frozen=True)
 class Custom(Codec):
     """A field with a shape of its own: ``write(value)`` gives its JSON and
     ``read(value, entry, game)`` reads it back (raising :class:`SnapshotError`)."""
@@ -267,6 +285,60 @@ class Custom(Codec):
 
     def read(self, value: object, entry: str, game: Any) -> Any:
         return self.reader(value, entry, game)
+
+
+LogEntry = tuple[type[Event], tuple[Any, ...]]
+"""An event as the core's event log keeps it: its class and its fields' values."""
+
+
+class Events:
+    """Reads events (:mod:`ratgames.core.events`) from their JSON objects by the events' own
+    declaration: each must be an object whose ``kind`` is one of ``types``' kinds, with exactly
+    that event's fields, each read by the codec ``fields`` holds for its name (the same codec
+    for a field of that name in every event: ``{"seat": Seat(), "card": Card(TEXTS)}``).  An
+    event read is a log entry ``(class, values)``, as :meth:`State._log_event` takes it.
+
+    >>> from ratgames.testing import Played
+    >>> reader = Events((Played,), {"seat": Seat(), "card": Whole(0, 9)})
+    >>> reader.read([{"kind": "played", "seat": 1, "card": 7}], "events", _Players(2))
+    [(<class 'ratgames.testing.Played'>, (1, 7))]
+    >>> reader.read([{"kind": "played", "seat": 2, "card": 7}], "events", _Players(2))
+    Traceback (most recent call last):
+    ...
+    ratgames.core.errors.SnapshotError: events[0].seat must be a seat from 0 to 1, not 2
+    """
+
+    def __init__(self, types: Sequence[type[Event]], fields: Mapping[str, Codec]) -> None:
+        self.kinds: dict[str, tuple[type[Event], tuple[str, ...], tuple[Codec, ...]]] = {}
+        for cls in types:
+            names = tuple(f.name for f in dataclasses.fields(cls))
+            unread = [name for name in names if name not in fields]
+            if unread:
+                raise ValueError(f"event {cls.kind!r}: no codec for {', '.join(unread)}")
+            self.kinds[cls.kind] = (cls, ("kind", *names), tuple(fields[n] for n in names))
+
+    def read_one(self, value: object, entry: str, game: Any) -> LogEntry:
+        """One event: its class and its fields' values."""
+        kind = value.get("kind") if isinstance(value, Mapping) else None
+        plan = self.kinds.get(kind) if isinstance(kind, str) else None
+        if plan is None:
+            raise SnapshotError(
+                f"{entry} must be an event: an object whose kind is one of "
+                f"{', '.join(self.kinds)}, not {snapshots.short(value)}"
+            )
+        cls, names, codecs = plan
+        event = snapshots.entries(value, names, f"{entry} (a {kind!r} event)")
+        return cls, tuple(
+            [
+                codec.read(event[name], f"{entry}.{name}", game)
+                for name, codec in zip(names[1:], codecs, strict=True)
+            ]
+        )
+
+    def read(self, value: object, entry: str, game: Any) -> list[LogEntry]:
+        """A list of events, item ``i`` named ``entry[i]``."""
+        listed = snapshots.items(value, entry, "events")
+        return [self.read_one(v, f"{entry}[{i}]", game) for i, v in enumerate(listed)]
 
 
 @dataclass(frozen=True)

@@ -179,7 +179,7 @@ def test_entries_and_their_ranges() -> None:
         ("fed", [[], [], []], "fed must be a list of 4 lists"),
         ("history", [], "history is a list of the 1 deals"),
         ("deal_events", [], "starts with the deal's start"),
-        ("deal_events", [{"kind": "nap"}], "kind must be one of"),
+        ("deal_events", [{"kind": "nap"}], "whose kind is one of"),
     ]:
         _refused(state, {**snap, key: value}, match)
     _refused(state, {**snap, "extra": 1}, "unknown: 'extra'")

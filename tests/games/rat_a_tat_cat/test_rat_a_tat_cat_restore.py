@@ -24,7 +24,7 @@ from ratgames.core.rng import Rng
 from ratgames.games.rat_a_tat_cat.cards import CARD_TEXT, DECK
 from ratgames.games.rat_a_tat_cat.events import EVENT_TYPES
 from ratgames.games.rat_a_tat_cat.rules import RatATatCat, RatState
-from ratgames.games.rat_a_tat_cat.snapshot import EVENT_OF
+from ratgames.games.rat_a_tat_cat.snapshot import EVENTS
 from ratgames.games.rat_a_tat_cat.views import OBSERVATION_PARTS
 
 ID = "rat-a-tat-cat"
@@ -184,7 +184,7 @@ def test_the_bot_games_reach_every_kind_of_position() -> None:
 def test_the_reader_knows_every_event_and_entry() -> None:
     """The snapshot reader reads every kind of event, every field of each, and every entry; the
     state declares every field it has."""
-    assert {cls.kind for cls in EVENT_TYPES} == set(EVENT_OF)
+    assert {cls.kind for cls in EVENT_TYPES} == set(EVENTS.kinds)
     state = _bot_game(0, 4)[3]
     fields = RatState._fields
     assert fields is not None
@@ -287,7 +287,11 @@ BAD: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
     ("outcome during play", _set(("outcome",), {"winners": [0]}), "outcome must be null"),
     ("events not a list", _set(("events",), {"kind": "deal"}), "events must be a list"),
     ("event kind", _set(("events", 1, "kind"), "dance"), "events[1] must be an event"),
-    ("event field", lambda s: s["events"][0].pop("dealer"), "events[0] has exactly"),
+    (
+        "event field",
+        lambda s: s["events"][0].pop("dealer"),
+        "events[0] (a 'deal' event) has exactly",
+    ),
     ("event seat", _set(("events", 0, "dealer"), 5), "events[0].dealer must be"),
     ("event round", _set(("events", 0, "round"), 9), "events[0].round must be"),
     ("no first deal", lambda s: s["events"].pop(0), "must be the first deal"),

@@ -6,11 +6,12 @@ playing its events (``deal_events``) again."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 from ratgames.core import snapshots
 from ratgames.core.errors import IllegalAction, SnapshotError
-from ratgames.core.events import event_json
+from ratgames.core.events import Event, event_json
+from ratgames.core.fields import Card, Cards, Events, Flag, Rows, Seat, Whole
 from ratgames.core.snapshots import json_text as _json_text
 from ratgames.core.snapshots import short as _short
 from ratgames.core.snapshots import whole as _whole
@@ -18,7 +19,6 @@ from ratgames.core.snapshots import whole as _whole
 from . import views
 from .action import CAGE_ACT, FEED_ACT, SINGLE_KINDS, Act
 from .deck import (
-    CARD_OF_TEXT,
     COLOUR_CARDS,
     COLOUR_KEYS,
     FEED,
@@ -29,25 +29,23 @@ from .deck import (
     SEAT_NAMES,
     TEXT,
 )
+from .events import (
+    Bid,
+    Caged,
+    DealStarted,
+    Drew,
+    Fed,
+    Lost,
+    Offered,
+    RubberWon,
+    Scored,
+    Threw,
+    Topped,
+    Unfed,
+)
 from .rules import CagedRatsState, DealSummary, after_deal, cage_points, next_dealer
 
 SUMMARY_KEYS = ("points", "exact", "overfed", "captures")
-EVENT_KINDS = (
-    "deal",
-    "cage",
-    "offer",
-    "bid",
-    "top",
-    "lost",
-    "throw",
-    "unfed",
-    "feed",
-    "draw",
-    "score",
-    "rubber",
-)
-PLAYED_KINDS = ("cage", "offer", "bid", "top", "throw")
-"""The events in which a player's card leaves her hand (an offer unless it comes from stock)."""
 
 
 def _seat_summaries() -> frozenset[tuple[int, int, int, int]]:
@@ -75,24 +73,34 @@ SEAT_SUMMARIES = _seat_summaries()
 _CARD_HELP = "a card of the 52-card deck, no jokers, written as in '10H', 'QS' or 'AD'"
 
 
-def _snap_card(value: object, entry: str) -> int:
-    """The card written ``value`` exactly in the game's notation, else SnapshotError."""
-    return snapshots.card(value, entry, CARD_OF_TEXT, _CARD_HELP)
-
-
 def _snap_pair(value: object, entry: str, high: int) -> tuple[int, int]:
     pair = snapshots.items(value, entry, "whole numbers (red, black)", 2)
     return (_whole(pair[0], f"{entry}[0]", 0, high), _whole(pair[1], f"{entry}[1]", 0, high))
 
 
-def _plain(value: object) -> bool:
-    """True for a JSON scalar or a flat list of them (what a Caged Rats event's fields are)."""
-    if value is None or type(value) in (str, int, float, bool):
-        return True
-    if type(value) is not list:
-        return False
-    items: list[object] = value
-    return all(v is None or type(v) in (str, int, float, bool) for v in items)
+_CARD = Card(TEXT, what="a card of the 52-card deck, no jokers, written as in '10H', 'QS' or 'AD'")
+_PAIR = Rows(Whole(0), count=2, as_tuple=True, what="whole numbers (red, black)")
+EVENTS = Events(
+    (DealStarted, Caged, Offered, Bid, Topped, Lost, Threw, Unfed, Fed, Drew, Scored, RubberWon),
+    {
+        "deal": Whole(1),
+        "dealer": Seat(),
+        "rubber": Whole(1),
+        "seat": Seat(),
+        "rats": Cards(TEXT, size=2, as_tuple=True, what=_CARD.what),
+        "card": _CARD,
+        "from_stock": Flag(),
+        "rat": Whole(1, 2),
+        "rat_card": _CARD,
+        "captures": Whole(0),
+        "needs": Whole(1),
+        "count": Whole(0),
+        "points": _PAIR,
+        "totals": _PAIR,
+    },
+)
+"""Each event's fields, read by what they hold (every card is named: a snapshot shows both
+seats' throws)."""
 
 
 def _snap_summary(value: object, entry: str) -> DealSummary:
@@ -170,7 +178,9 @@ def restored(state: CagedRatsState, snap: Mapping[str, Any]) -> None:
             f"history is a list of the {deals} deals played (as 'deals' says), one object "
             f"each, not {_short(snap['history'])}"
         )
-    events = _snap_events(snap["deal_events"])
+    events = [cls(*values) for cls, values in EVENTS.read(snap["deal_events"], "deal_events", game)]
+    if not events or not isinstance(events[0], DealStarted):
+        raise SnapshotError("deal_events starts with the deal's start (an event of kind 'deal')")
 
     # The earlier deals: the scores, rubbers and dealer they lead to.
     dealer = state.dealer
@@ -208,10 +218,10 @@ def restored(state: CagedRatsState, snap: Mapping[str, Any]) -> None:
     state.capped = False
     state._start_deal(dealer, orders[0], orders[1])
     for i, event in enumerate(events):
-        act = _played_action(state, event)
-        if act is None:
+        played = _played_action(state, event)
+        if played is None:
             continue
-        seat = _whole(event.get("seat"), f"deal_events[{i}].seat", 0, 1)
+        seat, act = played
         try:
             state.apply(seat, act)
         except IllegalAction as exc:
@@ -220,7 +230,7 @@ def restored(state: CagedRatsState, snap: Mapping[str, Any]) -> None:
             ) from None
     told = [event_json(game, e) for e in views.deal_events(state, (0, 1))]
     for i in range(max(len(told), len(events))):
-        given: object = events[i] if i < len(events) else None
+        given: object = snap["deal_events"][i] if i < len(events) else None
         made: object = told[i] if i < len(told) else None
         if _json_text(given) != _json_text(made):
             raise SnapshotError(
@@ -234,27 +244,19 @@ def restored(state: CagedRatsState, snap: Mapping[str, Any]) -> None:
     )
 
 
-def _deal_orders(state: CagedRatsState, events: list[Mapping[str, object]]) -> list[list[int]]:
+def _deal_orders(state: CagedRatsState, events: list[Event]) -> list[list[int]]:
     """Each player's cards in a deal that leads to the current one: the cards in the order they
     left her hand (read from ``events``), then her hand, then her stock."""
     passed: list[list[int]] = [[], []]
     from_stock: list[int] = []
-    for i, event in enumerate(events):
-        kind = event["kind"]
-        if kind not in PLAYED_KINDS:
-            continue
-        seat = _whole(event.get("seat"), f"deal_events[{i}].seat", 0, 1)
-        if kind == "cage":
-            pair = event.get("rats")
-            if type(pair) is not list or len(pair) != 2:
-                raise SnapshotError(f"deal_events[{i}].rats is a list of two cards")
-            passed[seat] += [_snap_card(c, f"deal_events[{i}].rats") for c in pair]
-            continue
-        card = _snap_card(event.get("card"), f"deal_events[{i}].card")
-        if kind == "offer" and event.get("from_stock") is True:
-            from_stock.append(card)
-        else:
-            passed[seat].append(card)
+    for event in events:
+        if isinstance(event, Caged):
+            passed[event.seat] += event.rats
+        elif isinstance(event, Offered) and event.from_stock:
+            from_stock.append(event.card)
+        elif isinstance(event, Offered | Bid | Topped | Threw):
+            assert event.card is not None  # read as a card
+            passed[event.seat].append(event.card)
     if len(from_stock) > 1:
         raise SnapshotError(
             "deal_events: only the dealer's first capture is turned up from her stock, once a "
@@ -284,45 +286,23 @@ def _deal_orders(state: CagedRatsState, events: list[Mapping[str, object]]) -> l
     return orders
 
 
-def _snap_events(value: object) -> list[Mapping[str, object]]:
-    """``deal_events``: a list of event objects with known kinds and plain JSON fields."""
-    listed = snapshots.items(value, "deal_events", "the current deal's events")
-    events: list[Mapping[str, object]] = []
-    for i, event in enumerate(listed):
-        if not isinstance(event, Mapping):
-            raise SnapshotError(f"deal_events[{i}] is an event object, not {_short(event)}")
-        for key, field_value in event.items():
-            if type(key) is not str or not _plain(field_value):
-                raise SnapshotError(
-                    f"deal_events[{i}] has an entry {_short(key)} that is not an event's field "
-                    "(a name with a number, text, true/false, null or a list of them)"
-                )
-        snapshots.one_of(event.get("kind"), f"deal_events[{i}].kind", EVENT_KINDS)
-        events.append(event)
-    if not events or events[0]["kind"] != "deal":
-        raise SnapshotError("deal_events starts with the deal's start (an event of kind 'deal')")
-    return events
-
-
-def _played_action(state: CagedRatsState, event: Mapping[str, object]) -> Act | None:
-    """The action a player took in ``event`` (already read by :func:`restored`), or
-    None for an event that follows from the rules (a capture turned up from stock, a feed
-    without a choice, a draw, a score)."""
-    kind = event["kind"]
-    if kind == "feed":
-        rat = event.get("rat")
-        if state.phase != FEED:
-            return None
-        if type(rat) is not int or rat not in (1, 2):
-            raise SnapshotError(f"a feed names rat 1 or 2, not {_short(rat)}")
-        return FEED_ACT[rat - 1]
-    if kind not in PLAYED_KINDS or (kind == "offer" and event.get("from_stock") is True):
-        return None
-    if kind == "cage":
-        pair = cast("list[str]", event["rats"])
-        a, b = CARD_OF_TEXT[pair[0]], CARD_OF_TEXT[pair[1]]
+def _played_action(state: CagedRatsState, event: Event) -> tuple[int, Act] | None:
+    """The seat and the action a player took in ``event``, or None for an event that follows
+    from the rules (a capture turned up from stock, a feed without a choice, a draw, a score)."""
+    if isinstance(event, Fed):
+        return (event.seat, FEED_ACT[event.rat - 1]) if state.phase == FEED else None
+    if isinstance(event, Caged):
+        a, b = event.rats
         act = CAGE_ACT.get((a, b) if a < b else (b, a))
         if act is None:
-            raise SnapshotError(f"a cage holds two different rats of one colour, not {pair}")
-        return act
-    return SINGLE_KINDS[kind][CARD_OF_TEXT[cast(str, event["card"])]]
+            raise SnapshotError(
+                f"a cage holds two different rats of one colour, not {TEXT[a]} {TEXT[b]}"
+            )
+        return event.seat, act
+    if isinstance(event, Offered | Bid | Topped | Threw) and not (
+        isinstance(event, Offered) and event.from_stock
+    ):
+        assert event.card is not None  # read as a card
+        single: Act = SINGLE_KINDS[event.kind][event.card]
+        return event.seat, single
+    return None

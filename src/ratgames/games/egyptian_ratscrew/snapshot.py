@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ratgames.core import snapshots
 from ratgames.core.errors import SnapshotError
-from ratgames.core.events import Event
-from ratgames.core.fields import Codec, Number
+from ratgames.core.fields import Codec, Custom, Events, Number, OneOf, Seat, Whole
 from ratgames.core.game import JSON
 from ratgames.core.snapshots import flag as _flag
 from ratgames.core.snapshots import items as _list
@@ -29,19 +28,7 @@ from ratgames.core.snapshots import whole as _whole
 from . import views
 from .cards import CHANCES as _CHANCES
 from .cards import FACE_MARK, STACK_SEP, TEXT, card_of, is_known, known
-from .events import (
-    EVENTS_SHOWN,
-    BadSlap,
-    Claimed,
-    Collected,
-    Ended,
-    Joined,
-    LateSlap,
-    Out,
-    Played,
-    Slapped,
-    Won,
-)
+from .events import EVENT_TYPES, EVENTS_SHOWN
 from .phases import (
     COLLECT,
     DOUBLES,
@@ -144,22 +131,6 @@ def positions_json(state: RatscrewState) -> list[JSON]:
 REASON_LAST = "the last player with cards"
 REASON_CYCLE = "cycle: the same position came back with no slap in between"
 
-_EVENT_FIELDS: dict[str, tuple[type[Event], tuple[tuple[str, str], ...]]] = {
-    "play": (Played, (("seat", "seat"), ("card", "card"))),
-    "collect": (Collected, (("seat", "seat"), ("cards", "cards"))),
-    "claim": (Claimed, (("seat", "seat"),)),
-    "slap": (Slapped, (("seat", "seat"), ("rule", "rule"), ("cards", "cards"))),
-    "late_slap": (LateSlap, (("seat", "seat"),)),
-    "bad_slap": (BadSlap, (("seat", "seat"), ("burned", "burned"))),
-    "join": (Joined, (("seat", "seat"),)),
-    "out": (Out, (("seat", "seat"),)),
-    "win": (Won, (("seat", "seat"),)),
-    "end": (Ended, (("why", "why"),)),
-}
-"""Each event kind's class and fields (name, what the field holds)."""
-
-_EVENT_KINDS = tuple(_EVENT_FIELDS)
-
 
 class _Cards:
     """Reads card texts of one game's deck (with jokers as the options say)."""
@@ -194,42 +165,38 @@ def _marked(cards: list[int], flags_value: object, entry: str, known_entry: str)
     ]
 
 
-def _read_event(
-    game: EgyptianRatscrew, cards: _Cards, value: object, entry: str
-) -> tuple[type[Event], tuple[Any, ...]]:
-    """One event of ``events``: its class and its fields."""
-    if not isinstance(value, Mapping):
-        raise SnapshotError(f"{entry} is an event object, not {_short(value)}")
-    kind = _EVENT_KINDS[snapshots.one_of(value.get("kind"), f"{entry}.kind", _EVENT_KINDS)]
-    cls, fields = _EVENT_FIELDS[kind]
-    names = ("kind", *[name for name, _ in fields])
-    snapshots.entries(value, names, f"{entry} (a {kind!r} event)")
-    out: list[Any] = []
-    n = game.players
-    for name, what in fields:
-        field_value = value[name]
-        where = f"{entry}.{name}"
-        if what == "seat":
-            out.append(_whole(field_value, where, 0, n - 1))
-        elif what == "card":
-            out.append(cards.card(field_value, where))
-        elif what == "cards":
-            out.append(_whole(field_value, where, 1, len(cards.of_text)))
-        elif what == "burned":
-            out.append(_whole(field_value, where, 0, game.burn))
-        elif what == "rule":
-            rules = [RULE_NAMES[DOUBLES]] + [r for r in RULE_NAMES[2:] if getattr(game, r)]
-            if field_value not in rules:
-                raise SnapshotError(
-                    f"{where} is a slap rule of this game ({', '.join(rules)}), not "
-                    f"{_short(field_value)}"
-                )
-            out.append(field_value)
-        else:
-            if field_value not in ("cap", "cycle"):
-                raise SnapshotError(f"{where} is 'cap' or 'cycle', not {_short(field_value)}")
-            out.append(field_value)
-    return cls, tuple(out)
+class DeckCard(Codec):
+    """A card of the game's deck (with the jokers its options add), written as its text."""
+
+    def write(self, value: Any) -> JSON:
+        return TEXT[value]
+
+    def read(self, value: object, entry: str, game: Any) -> Any:
+        return _Cards(game).card(value, entry)
+
+
+def _slap_rule(value: object, entry: str, game: Any) -> str:
+    """A slap rule the game plays with (doubles always)."""
+    rules = [RULE_NAMES[DOUBLES]] + [r for r in RULE_NAMES[2:] if getattr(game, r)]
+    if value not in rules:
+        raise SnapshotError(
+            f"{entry} is a slap rule of this game ({', '.join(rules)}), not {_short(value)}"
+        )
+    return value
+
+
+EVENTS = Events(
+    EVENT_TYPES,
+    {
+        "seat": Seat(),
+        "card": DeckCard(),
+        "cards": Whole(1, lambda game: len(game.deck())),
+        "burned": Whole(0, lambda game: game.burn),
+        "rule": Custom(str, _slap_rule),
+        "why": OneOf(("cap", "cycle"), as_text=True),
+    },
+)
+"""Each event's fields, read by what they hold."""
 
 
 def _position_key(game: EgyptianRatscrew, cards: _Cards, value: object, entry: str) -> bytes:
@@ -456,7 +423,7 @@ def restored(state: RatscrewState, snap: Mapping[str, Any]) -> None:
     state.deal = ()
     state.ev_json = None
     for i, event in enumerate(events):
-        state._log_event(*_read_event(game, cards, event, f"events[{i}]"))
+        state._log_event(*EVENTS.read_one(event, f"events[{i}]", game))
     state._event_count = n_events
     state.log_from = n_events - len(events)
     if game.slaps and not over and len(holders) < 2 and phase != FINAL:

@@ -9,15 +9,13 @@ in the game, the outcome the rows give).  Every error names the entry, as the co
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ratgames.core import snapshots
 from ratgames.core.errors import SnapshotError
-from ratgames.core.events import Event
-from ratgames.core.fields import Card, Cards, Custom, Rows, Whole
+from ratgames.core.fields import Card, Cards, Custom, Events, LogEntry, Maybe, Rows, Seat, Whole
 from ratgames.core.game import JSON
 
 from . import views
@@ -39,7 +37,7 @@ from .views import RoundResult
 if TYPE_CHECKING:
     from .rules import RatATatCat, RatState
 
-RawEvent = tuple[type[Event], tuple[Any, ...]]
+RawEvent = LogEntry
 
 CARD = Card(CARD_TEXT, what=f"a card ({CARDS_ALLOWED}, as text)")
 CARD_OR_NONE = Card(CARD_TEXT, none=True, what=f"a card ({CARDS_ALLOWED}, as text)")
@@ -65,32 +63,29 @@ _EXTRA_ALLOWED: tuple[tuple[int, ...], ...] = (
 
 _RESULT_ENTRIES = ("round", "dealer", "hands", "sums", "winners", "knocker", "capped", "totals")
 
-_EVENT_FIELD = {
-    "seat": "seat",
-    "dealer": "seat",
-    "other": "seat",
-    "slot": "slot",
-    "other_slot": "slot",
-    "round": "round",
-    "first_discard": "card",
-    "card": "card",
-    "discarded": "card",
-    "replacement": "card",
-    "placed": "card?",
-    "returned": "cards",
-    "cards": "cards",
-    "turns": "count",
-    "low": "count",
-    "total": "count",
-}
-"""What each field of an event holds: a seat, a slot (1-4), a round, a count, a card (or None),
+EVENTS = Events(
+    EVENT_TYPES,
+    {
+        "seat": Seat(),
+        "dealer": Seat(),
+        "other": Seat(),
+        "slot": Whole(1, SLOTS),
+        "other_slot": Whole(1, SLOTS),
+        "round": Whole(1),
+        "first_discard": CARD,
+        "card": CARD,
+        "discarded": CARD,
+        "replacement": CARD,
+        "placed": Maybe(CARD),
+        "returned": Cards(CARD_TEXT, as_tuple=True),
+        "cards": Cards(CARD_TEXT, as_tuple=True),
+        "turns": Whole(0),
+        "low": Whole(0),
+        "total": Whole(0),
+    },
+)
+"""What each field of an event holds: a seat, a slot (1-4), a round, a count, a card (or null),
 or a list of cards."""
-
-EVENT_OF: dict[str, tuple[type[Event], tuple[tuple[str, str], ...]]] = {
-    cls.kind: (cls, tuple([(f.name, _EVENT_FIELD[f.name]) for f in dataclasses.fields(cls)]))
-    for cls in EVENT_TYPES
-}
-"""Every event kind: its class and its fields, in order, with what each holds."""
 
 
 def _fail(entry: str, why: str) -> SnapshotError:
@@ -204,44 +199,17 @@ def _read_events(
     """The public events (the event log, newest first, and how many) and their checks against
     the position: one deal per round, one round end per result, and ``pool`` reshuffles since
     the last deal."""
-    game = state.game
-    p = game.players
     rnd = state.rnd
-    events = snapshots.items(value, "events", "events")
+    events = EVENTS.read(value, "events", state.game)
     log: tuple[RawEvent, Any] | None = None
     deals: list[int] = []
     round_ends: list[int] = []
     dealt_by = -1
     reshuffles = 0
-    for n, item in enumerate(events):
+    for n, (cls, values) in enumerate(events):
         where = f"events[{n}]"
-        kind = item.get("kind") if isinstance(item, Mapping) else None
-        spec = EVENT_OF.get(kind) if isinstance(kind, str) else None
-        if spec is None:
-            raise _fail(
-                where, "must be an event: an object whose kind is one of " + ", ".join(EVENT_OF)
-            )
-        cls, fields = spec
-        event = snapshots.entries(item, ("kind", *[f for f, _ in fields]), where)
-        values: list[Any] = []
-        for name, what in fields:
-            v = event[name]
-            at = f"{where}.{name}"
-            if what == "seat":
-                values.append(snapshots.whole(v, at, 0, p - 1))
-            elif what == "slot":
-                values.append(snapshots.whole(v, at, 1, SLOTS))
-            elif what == "round":
-                values.append(snapshots.whole(v, at, 1, rnd))
-            elif what == "count":
-                values.append(snapshots.whole(v, at, 0))
-            elif what == "card":
-                values.append(CARD.read(v, at, game))
-            elif what == "card?":
-                card = CARD_OR_NONE.read(v, at, game)
-                values.append(card if card >= 0 else None)
-            else:
-                values.append(tuple(CARDS.read(v, at, game)))
+        if cls in (Dealt, RoundOver) and values[0] > rnd:
+            raise _fail(f"{where}.round", f"must be a round from 1 to {rnd}, not {values[0]}")
         if n == 0 and cls is not Dealt:
             raise _fail(where, "must be the first deal (kind deal)")
         if cls is Dealt:
@@ -252,7 +220,7 @@ def _read_events(
             round_ends.append(values[0])
         elif cls is Reshuffled:
             reshuffles += 1
-        log = ((cls, tuple(values)), log)
+        log = ((cls, values), log)
     if deals != list(range(1, rnd + 1)):
         raise _fail("events", f"must hold the deals of rounds 1 to {rnd}, in order")
     if round_ends != list(range(1, ended + 1)):
