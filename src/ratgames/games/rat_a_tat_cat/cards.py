@@ -19,6 +19,8 @@ PEEK: Final = 10
 SWAP: Final = 11
 DRAW2: Final = 12
 CARD_TEXT = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "PEEK", "SWAP", "DRAW2")
+KINDS: Final = len(CARD_TEXT)
+"""How many kinds of card there are (0 to 9 and the three powers): cards are 0 to KINDS - 1."""
 CARD_NAME = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "Peek", "Swap", "Draw 2")
 _CARD_PARSE = {t: i for i, t in enumerate(CARD_TEXT)} | {"DRAW 2": DRAW2, "DRAW_2": DRAW2}
 DECK: tuple[int, ...] = tuple(

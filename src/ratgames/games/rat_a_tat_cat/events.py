@@ -11,7 +11,7 @@ from typing import ClassVar, Final
 
 from ratgames.core.events import CARD, Event, entry_table
 
-from .cards import DRAW2, MOST_PLAYERS, SLOTS
+from .cards import KINDS, MOST_PLAYERS, SLOTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,11 +191,10 @@ EVENT_TYPES: tuple[type[Event], ...] = (
 
 # The log entries of the events of almost every move, for every seat, slot (1-4) and card, made
 # once (:meth:`State._log_entry`): logged from these, an event makes no tuple.  A seat's entry
-# of a card is at ``seat * CARDS + card``; Replaced's at ``((seat * SLOTS + slot - 1) * CARDS +
-# discarded) * (CARDS + 1) + placed`` (``placed`` CARDS for None).
-CARDS: Final = DRAW2 + 1
+# of a card is at ``seat * KINDS + card``; Replaced's at ``((seat * SLOTS + slot - 1) * KINDS +
+# discarded) * (KINDS + 1) + placed`` (``placed`` KINDS for None).
 _SEATS = range(MOST_PLAYERS)
-_CARDS = range(CARDS)
+_CARDS = range(KINDS)
 _SLOTS = range(1, SLOTS + 1)
 DREW_ENTRY: Final = entry_table(Drew, _SEATS)
 POWER_ENTRY: Final = entry_table(PowerDrawn, _SEATS, _CARDS)

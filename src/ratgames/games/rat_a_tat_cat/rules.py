@@ -69,6 +69,7 @@ from .action import (
 from .cards import (
     CARD_TEXT,
     DECK,
+    KINDS,
     MOST_PLAYERS,
     PEEK,
     POWER,
@@ -83,7 +84,6 @@ from .cards import (
 )
 from .dealing import RawDeal
 from .events import (
-    CARDS,
     DISCARDED_ENTRY,
     DREW_ENTRY,
     KNOCKED_ENTRY,
@@ -598,7 +598,7 @@ class RatState(State[Act, RatATatCat]):
             self._log_entry(DREW_ENTRY[seat])
             return
         self.discard.append(card)
-        self._log_entry(POWER_ENTRY[seat * CARDS + card])
+        self._log_entry(POWER_ENTRY[seat * KINDS + card])
         self._power_shown(card)
         if card == PEEK:
             self.phase = PEEKING
@@ -618,7 +618,7 @@ class RatState(State[Act, RatATatCat]):
         self.held = card = self.discard.pop()
         self.held_pub = True
         self.phase = TAKEN
-        self._log_entry(TOOK_ENTRY[seat * CARDS + card])
+        self._log_entry(TOOK_ENTRY[seat * KINDS + card])
 
     def _replace(self, seat: int, slot: int, timed: bool) -> None:
         g = self.game
@@ -637,17 +637,17 @@ class RatState(State[Act, RatATatCat]):
         self.origin[idx] = kept_origin(self.pool)
         self.faceup[idx] = False
         self.held = -1
-        at = ((seat * SLOTS + slot) * CARDS + old) * (CARDS + 1)
-        self._log_entry(REPLACED_ENTRY[at + (value if value >= 0 else CARDS)])
+        at = ((seat * SLOTS + slot) * KINDS + old) * (KINDS + 1)
+        self._log_entry(REPLACED_ENTRY[at + (value if value >= 0 else KINDS)])
         self._end_turn(timed)
 
     def _discard(self, seat: int, timed: bool) -> None:
         if self.phase == HOLD:
             self.discard.append(self.held)
-            self._log_entry(DISCARDED_ENTRY[seat * CARDS + self.held])
+            self._log_entry(DISCARDED_ENTRY[seat * KINDS + self.held])
             self.held = -1
         else:
-            self._log_entry(PASSED_ENTRY[seat * CARDS + self.discard[-1]])
+            self._log_entry(PASSED_ENTRY[seat * KINDS + self.discard[-1]])
         if self.extra:
             self.phase = MUST_DRAW
         else:
