@@ -17,7 +17,9 @@ from typing import Any
 from ratgames.core.bots import Bot, SeatView
 from ratgames.core.game import State
 
-_CACHED = 200_000
+_SLOTS = 1 << 16
+"""The slots of :class:`Rows`' table of actions by identity (a power of two)."""
+_CACHED = _SLOTS // 2
 """The most actions whose first id :class:`Rows` keeps (then it starts afresh)."""
 
 
@@ -49,10 +51,17 @@ class Rows:
         self.known = known
         self.ids: list[Any] = list(range(num_actions))
         """Every id as an int object (see the class docstring)."""
-        self.first: dict[int, tuple[Any, Any]] = {id(a): (a, self.ids[i]) for a, i in known}
-        """Each action's first id (an object of :attr:`ids`), by the action's identity (the
-        action is kept with it, so that its identity cannot pass to another object while it is
-        here)."""
+        self.slot_action: list[Any] = []
+        """A table of actions by identity (open addressing, the slot from the object's address,
+        the next slot on a collision): the action in each slot (None: free), kept there so
+        that its identity cannot pass to another object while it is here ..."""
+        self.slot_id: list[Any] = []
+        """... and its first id (an object of :attr:`ids`).  Compiled, a slot is found without
+        making an object: a dictionary by ``id(action)`` made an int object of each address and
+        hashed it (addresses, multiples of 16, collide there), some 600 instructions an action
+        against some 60."""
+        self.cached = 0
+        self._clear()
         self.ones: list[int] = []
         self.at: list[int] = []
         self.values: list[float] = []
@@ -86,15 +95,42 @@ class Rows:
         self.mask_rows, self.mask_end = [], []
         return out
 
+    def _clear(self) -> None:
+        """Empty the table of actions but for :attr:`known`."""
+        self.slot_action = [None] * _SLOTS
+        self.slot_id = [None] * _SLOTS
+        self.cached = 0
+        for a, i in self.known:
+            self._put(a, self.ids[i])
+
+    def _put(self, action: Any, i: Any) -> None:
+        mask = _SLOTS - 1
+        k = (id(action) >> 4) & mask
+        slots = self.slot_action
+        while slots[k] is not None:
+            if slots[k] is action:
+                return
+            k = (k + 1) & mask
+        slots[k] = action
+        self.slot_id[k] = i
+        self.cached += 1
+
     def first_object(self, action: Any) -> Any:
         """The first id of ``action``, as an object of :attr:`ids`."""
-        got = self.first.get(id(action))
-        if got is not None and got[0] is action:
-            return got[1]
+        mask = _SLOTS - 1
+        k = (id(action) >> 4) & mask
+        slots = self.slot_action
+        while True:
+            a = slots[k]
+            if a is action:
+                return self.slot_id[k]
+            if a is None:
+                break
+            k = (k + 1) & mask
         i = self.ids[self.action_ids(action)[0]]
-        if len(self.first) >= _CACHED:
-            self.first = {id(a): (a, self.ids[k]) for a, k in self.known}
-        self.first[id(action)] = (action, i)
+        if self.cached >= _CACHED:
+            self._clear()
+        self._put(action, i)
         return i
 
     def first_id(self, action: Any) -> int:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .deck import CAGE, LEADS_PER_DEAL, OVER, PHASE_NAMES
+from .deck import CAGE, LEADS_PER_DEAL, OVER, PHASE_NAMES, RAT_VALUE
+from .rules import rat_points
 
 if TYPE_CHECKING:
     from .rules import CagedRatsState
@@ -59,7 +60,24 @@ class Features:
         cards seen face up and the seat's face-down throws, some 30 ones of an observation
         that numpy unpacks from three masks faster than it reads their positions."""
         self.bit_width = 52
-        self.pos: list[Any] = list(range(max(end for _, end in offsets.values())))
+        size = max(end for _, end in offsets.values())
+        self.scales: list[float] = [1.0] * size
+        """The divisor of the count :meth:`write` gives at each position (1 where it gives
+        none): the value there is the count divided by it, clipped to [0, 1]."""
+        for name, scale in (
+            ("hand_sizes", scales[0]),
+            ("stock_sizes", scales[1]),
+            ("discards", scales[2]),
+            ("lead", float(LEADS_PER_DEAL)),
+            ("deal_points", scales[3]),
+            ("scores", scales[3]),
+            ("rubbers_won", scales[4]),
+        ):
+            for k in range(*offsets[name]):
+                self.scales[k] = scale
+        for k in self.captures:
+            self.scales[k] = 13.0
+        self.pos: list[Any] = list(range(size))
         """Every position of the vector as an int object, appended as it is: compiled, a
         position worked out anew would be a new int object each time, made and freed again."""
 
@@ -70,14 +88,15 @@ class Features:
         pending: int,
         ones: list[int],
         at: list[int],
-        values: list[float],
+        values: list[int],
         bits: list[int] | None,
     ) -> None:
         """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
-        value to ``values`` with its position in ``at`` (positions in the vector, the objects
-        of :attr:`pos`), and the card sets of :attr:`bit_starts` to ``bits`` as bit masks, in
-        that order (without ``bits``, their cards' positions to ``ones``).  ``pending`` is not
-        used (every action is one id)."""
+        value to ``values`` as a count, its value that count divided by :attr:`scales` at its
+        position (clipped to [0, 1]), with its position in ``at`` (positions in the vector, the
+        objects of :attr:`pos`), and the card sets of :attr:`bit_starts` to ``bits`` as bit
+        masks, in that order (without ``bits``, their cards' positions to ``ones``).
+        ``pending`` is not used (every action is one id)."""
         P = self.pos
         if bits is not None:
             m = 0
@@ -128,9 +147,8 @@ class Features:
                 ones.append(P[self.rats[2 * k + i] + rats[i]])
                 n = len(fed[2 * seat + i])
                 if n:
-                    x = n / 13.0
                     at.append(P[self.captures[2 * k + i]])
-                    values.append(1.0 if x > 1.0 else x)
+                    values.append(n)
         if bits is None:
             b = self.face_up_seen
             for seat in range(2):
@@ -149,32 +167,43 @@ class Features:
             for c in s.thrown[me]:
                 ones.append(P[b + c])
         other = 1 - me
-        _pair(at, values, P, self.hand_sizes, len(s.hands[me]), len(s.hands[other]),
-              self.hand_scale)  # fmt: skip
-        _pair(at, values, P, self.stock_sizes, len(s.stocks[me]), len(s.stocks[other]),
-              self.stock_scale)  # fmt: skip
-        discards = len(s.pile) + len(s.thrown[0]) + len(s.thrown[1])
-        _one(at, values, P, self.discards, discards / self.discard_scale)
-        lead = s.lead_no + 1
-        _one(at, values, P, self.lead, min(lead, LEADS_PER_DEAL) / float(LEADS_PER_DEAL))
-        score = self.score_scale
-        _pair(at, values, P, self.deal_points, s._deal_points(me), s._deal_points(other),
-              score)  # fmt: skip
-        _pair(at, values, P, self.scores, s.scores[me], s.scores[other], score)
+        _pair(at, values, P, self.hand_sizes, len(s.hands[me]), len(s.hands[other]))
+        _pair(at, values, P, self.stock_sizes, len(s.stocks[me]), len(s.stocks[other]))
+        _count(at, values, P, self.discards, len(s.pile) + len(s.thrown[0]) + len(s.thrown[1]))
+        _count(at, values, P, self.lead, min(s.lead_no + 1, LEADS_PER_DEAL))
+        _pair(at, values, P, self.deal_points, _deal_points(s, me), _deal_points(s, other))
+        _pair(at, values, P, self.scores, s.scores[me], s.scores[other])
         wins = s.rubber_wins
-        _pair(at, values, P, self.rubbers_won, wins[me], wins[other], self.rubber_scale)
+        _pair(at, values, P, self.rubbers_won, wins[me], wins[other])
 
 
-def _one(at: list[int], values: list[float], P: list[Any], pos: int, x: float) -> None:
-    """A value already divided by its scale, clipped to [0, 1] (nothing for 0)."""
-    if x != 0.0:
+def _deal_points(s: CagedRatsState, seat: int) -> int:
+    """``s._deal_points(seat)`` (:func:`~ratgames.games.caged_rats.rules.cage_points`), without
+    the two tuples it makes for each reading."""
+    rats = s.rats[seat]
+    if not rats:
+        return 0
+    v0 = RAT_VALUE[rats[0]]
+    v1 = RAT_VALUE[rats[1]]
+    n0 = len(s.fed[2 * seat])
+    n1 = len(s.fed[2 * seat + 1])
+    if n0 == v0 and n1 == v1:
+        return 10 * (n0 + n1)
+    return rat_points(v0, n0) + rat_points(v1, n1)
+
+
+def _count(at: list[int], values: list[int], P: list[Any], pos: int, count: int) -> None:
+    """A count at ``pos`` (nothing for 0)."""
+    if count:
         at.append(P[pos])
-        values.append(1.0 if x > 1.0 else (x if x > 0.0 else 0.0))
+        values.append(count)
 
 
-def _pair(
-    at: list[int], values: list[float], P: list[Any], pos: int, a: int, b: int, scale: float
-) -> None:
-    """Two counts divided by ``scale``, clipped to [0, 1], at ``pos`` and ``pos + 1``."""
-    _one(at, values, P, pos, a / scale)
-    _one(at, values, P, pos + 1, b / scale)
+def _pair(at: list[int], values: list[int], P: list[Any], pos: int, a: int, b: int) -> None:
+    """Two counts, at ``pos`` and ``pos + 1``."""
+    if a:
+        at.append(P[pos])
+        values.append(a)
+    if b:
+        at.append(P[pos + 1])
+        values.append(b)

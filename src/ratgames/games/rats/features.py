@@ -11,7 +11,7 @@ lists, which the caller places in its rows and writes into its arrays at once.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ratgames.cards import SUITS
 from ratgames.core.game import relative_seat
@@ -85,7 +85,16 @@ class Features:
         holdings, known hand cards and cards won this round (the seat's first)."""
         for section in (self.holdings_known, self.known_in_hand, self.won_this_round):
             self.bit_starts += [section + r * deck for r in range(players)]
-        self.pos: list[Any] = list(range(max(end for _, end in offsets.values())))
+        size = max(end for _, end in offsets.values())
+        self.scales: list[float] = [1.0] * size
+        """The divisor of the count :meth:`write` gives at each position (1 where it gives
+        none): the value there is the count divided by it, clipped to 1."""
+        for name in ("reserve_unknown", "hand_sizes", "reserve_sizes", "stock", "hand_size"):
+            for k in range(*offsets[name]):
+                self.scales[k] = self.scale
+        self.scales[self.trick_count] = 13.0
+        self.scales[self.round] = 50.0
+        self.pos: list[Any] = list(range(size))
         """Every position of the vector as an int object, appended as it is: compiled, a
         position worked out anew would be a new int object each time, made and freed again."""
         start = at("trick_kind")
@@ -108,39 +117,61 @@ class Features:
         pending: int,
         ones: list[int],
         at: list[int],
-        values: list[float],
-        bits: list[int] | None,
+        values: list[int],
+        bits: list[Any] | None,
     ) -> None:
         """Append ``me``'s vector: the positions of its ones to ``ones``, every other nonzero
-        value to ``values`` with its position in ``at`` (positions in the vector, the objects
-        of :attr:`pos`), and the card sets of :attr:`bit_starts` to ``bits`` as bit masks, in
-        that order (without ``bits``, their cards' positions to ``ones``).  ``pending`` is the
-        run shape's id picked at the first step of a run with jokers, else -1."""
+        value to ``values`` as a count, its value that count divided by :attr:`scales` at its
+        position (clipped to 1), with its position in ``at`` (positions in the vector, the
+        objects of :attr:`pos`), and the card sets of :attr:`bit_starts` to ``bits`` as bit
+        masks, in that order (without ``bits``, their cards' positions to ``ones``).
+        ``pending`` is the run shape's id picked at the first step of a run with jokers, else
+        -1."""
         P = self.pos
         n = self.n
-        scale = self.scale
         reserve = s.reserves[me]
         known = reserve & s.known[me]
-        starts = self.bit_starts
-        _set(ones, bits, P, starts[0], s.hand_masks[me])
-        _set(ones, bits, P, starts[1], known)
-        _one(at, values, P, self.reserve_unknown, (reserve & ~known).bit_count() / scale)
         trick_mask = s.trick_mask
-        _set(ones, bits, P, starts[2], s.seen | trick_mask)
-        _set(ones, bits, P, starts[3], s.round_seen | trick_mask)
+        # The masks kept in the state's lists go over as the objects they are (typed Any, so
+        # that the compiled build passes them on instead of making a new int object of each).
+        hands: list[Any] = s.hand_masks
+        knowns: list[Any] = s.known
+        known_hands: list[Any] = s.known_hand
+        wons: list[Any] = s.won_round
+        if bits is not None:
+            bits.append(hands[me])
+            bits.append(known)
+            bits.append(s.seen | trick_mask)
+            bits.append(s.round_seen | trick_mask)
+            for r in range(n):
+                bits.append(knowns[(me + r) % n])
+            for r in range(n):
+                bits.append(known_hands[(me + r) % n])
+            for r in range(n):
+                bits.append(wons[(me + r) % n])
+        else:
+            starts = self.bit_starts
+            _set(ones, P, starts[0], s.hand_masks[me])
+            _set(ones, P, starts[1], known)
+            _set(ones, P, starts[2], s.seen | trick_mask)
+            _set(ones, P, starts[3], s.round_seen | trick_mask)
+            for r in range(n):
+                _set(ones, P, starts[4 + r], s.known[(me + r) % n])
+            for r in range(n):
+                _set(ones, P, starts[4 + n + r], s.known_hand[(me + r) % n])
+            for r in range(n):
+                _set(ones, P, starts[4 + 2 * n + r], s.won_round[(me + r) % n])
+        _count(at, values, P, self.reserve_unknown, popcount(reserve & ~known))
+        seat = me
         for r in range(n):
-            _set(ones, bits, P, starts[4 + r], s.known[(me + r) % n])
-        for r in range(n):
-            _set(ones, bits, P, starts[4 + n + r], s.known_hand[(me + r) % n])
-        for r in range(n):
-            _set(ones, bits, P, starts[4 + 2 * n + r], s.won_round[(me + r) % n])
-        for r in range(n):
-            seat = (me + r) % n
-            _one(at, values, P, self.hand_sizes + r, s.hand_masks[seat].bit_count() / scale)
-            _one(at, values, P, self.reserve_sizes + r, s.reserves[seat].bit_count() / scale)
+            _count(at, values, P, self.hand_sizes + r, popcount(s.hand_masks[seat]))
+            _count(at, values, P, self.reserve_sizes + r, popcount(s.reserves[seat]))
             if not s.alive[seat]:
                 ones.append(P[self.out + r])
-        _one(at, values, P, self.stock, s.stock.bit_count() / scale)
+            seat += 1
+            if seat == n:
+                seat = 0
+        _count(at, values, P, self.stock, popcount(s.stock))
         ones.append(P[self.leader + relative_seat(s.leader, me, n)])
         trick = s.trick
         if trick:
@@ -152,7 +183,7 @@ class Features:
             if pos < 0:
                 raise ValueError(f"unknown trick: kind {kind}, {count} cards")
             ones.append(P[pos])
-            _one(at, values, P, self.trick_count, count / 13.0)
+            _count(at, values, P, self.trick_count, count)
             if s.suit_led >= 0:
                 ones.append(P[self.suit_pos[s.suit_led]])
             ones.append(P[self.best_seat + relative_seat(s.best_seat, me, n)])
@@ -166,18 +197,27 @@ class Features:
             b = self.discarding
             for c in s.pending:
                 ones.append(P[b + c])
-        _one(at, values, P, self.round, s.round / 50.0)
-        _one(at, values, P, self.hand_size, s.hand_size / scale)
+        _count(at, values, P, self.round, s.round)
+        _count(at, values, P, self.hand_size, s.hand_size)
         if self.jokers and pending >= 0:
             ones.append(P[self.pending_run + pending - self.base_run])
 
 
-def _set(ones: list[int], bits: list[int] | None, P: list[Any], start: int, mask: int) -> None:
-    """A card set: the bit mask appended to ``bits``, or without ``bits`` the position
-    ``start + c`` of every card ``c`` in it appended to ``ones``."""
-    if bits is not None:
-        bits.append(mask)
-        return
+_POP16: Final = [bin(i).count("1") for i in range(1 << 16)]
+"""The ones of each 16-bit number."""
+
+
+def popcount(m: int) -> int:
+    """``m.bit_count()``, compiled without a call of the int's method (which makes an int
+    object of ``m`` and looks the method up) for masks of 64 bits or fewer."""
+    if m >> 64:
+        return m.bit_count()
+    t = _POP16
+    return t[m & 0xFFFF] + t[(m >> 16) & 0xFFFF] + t[(m >> 32) & 0xFFFF] + t[(m >> 48) & 0xFFFF]
+
+
+def _set(ones: list[int], P: list[Any], start: int, mask: int) -> None:
+    """A card set: the position ``start + c`` of every card ``c`` in ``mask``."""
     c = start
     while mask:
         if mask & 1:
@@ -186,8 +226,8 @@ def _set(ones: list[int], bits: list[int] | None, P: list[Any], start: int, mask
         c += 1
 
 
-def _one(at: list[int], values: list[float], P: list[Any], pos: int, x: float) -> None:
-    """A value already divided by its scale, clipped to [0, 1] (nothing for 0)."""
-    if x != 0.0:
+def _count(at: list[int], values: list[int], P: list[Any], pos: int, count: int) -> None:
+    """A count at ``pos`` (nothing for 0)."""
+    if count:
         at.append(P[pos])
-        values.append(1.0 if x > 1.0 else (x if x > 0.0 else 0.0))
+        values.append(count)

@@ -21,6 +21,7 @@ raises :class:`EncodingError`: a changed observation fails loudly instead of enc
 
 from __future__ import annotations
 
+import struct
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
@@ -183,20 +184,24 @@ class Features(Protocol):
         pending: int,
         ones: list[int],
         at: list[int],
-        values: list[float],
-        bits: list[int] | None,
+        values: list[Any],
+        bits: list[Any] | None,
     ) -> None:
         """Append ``seat``'s vector: the positions (in the vector) of its ones to ``ones``,
         every other nonzero value to ``values`` with its position in ``at``, and the sections
         of :attr:`bit_starts` to ``bits``, one bit mask each in that order (bit ``i`` of a
         mask: position ``start + i``); without ``bits`` (None) their ones go to ``ones`` too.
-        ``pending`` is the first pending id of a two-step choice, else -1."""
+        ``pending`` is the first pending id of a two-step choice, else -1.
+
+        Features with a list ``scales`` (a divisor for every position of the vector) give
+        counts as ``values`` instead: the value is the count divided by the divisor at its
+        position, clipped to [0, 1] (small ints are shared objects, floats made anew)."""
 
 
 def unpack_bits(masks: Sequence[int], width: int) -> npt.NDArray[np.uint8]:
     """Bit masks (each below ``2 ** 64``) as rows of ``width`` zeros and ones, bit ``i`` of a
     mask in column ``i``."""
-    packed = np.fromiter(masks, dtype="<u8", count=len(masks)).view(np.uint8)
+    packed = np.frombuffer(struct.pack(f"<{len(masks)}Q", *masks), dtype=np.uint8)
     return np.unpackbits(packed.reshape(-1, 8), axis=1, bitorder="little")[:, :width]
 
 
@@ -320,11 +325,16 @@ class Encoder(ABC):
         out = np.zeros(self.layout.size, dtype=np.float32)
         ones: list[int] = []
         at: list[int] = []
-        values: list[float] = []
+        values: list[Any] = []
         f.write(state, seat, pending[0] if pending else -1, ones, at, values, None)
         out[ones] = 1.0
         if at:
-            out[at] = values
+            scales = getattr(f, "scales", None)
+            if scales is None:
+                out[at] = values
+            else:
+                x = np.array(values, dtype=np.float64) / [scales[k] for k in at]
+                out[at] = np.clip(x, 0.0, 1.0)
         return out
 
     def observe_slow(self, state: State, seat: int, pending: Sequence[int] = ()) -> Vector:
