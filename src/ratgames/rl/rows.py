@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ratgames.core.bots import Bot, SeatView
 from ratgames.core.game import State
 
-_SLOTS = 1 << 16
+_SLOTS: Final = 1 << 16
 """The slots of :class:`Rows`' table of actions by identity (a power of two)."""
-_CACHED = _SLOTS // 2
+_CACHED: Final = _SLOTS // 2
 """The most actions whose first id :class:`Rows` keeps (then it starts afresh)."""
 
 

@@ -98,18 +98,31 @@ class Features:
         masks, in that order (without ``bits``, their cards' positions to ``ones``).
         ``pending`` is not used (every action is one id)."""
         P = self.pos
+        # The state's pairs (rats, throws, scores, rubbers) are read at fixed places: compiled,
+        # a pair read at a place worked out at run time is made into a tuple object first.
+        rats_pair = s.rats
+        thrown_pair = s.thrown
+        if me == 0:
+            my_rats, other_rats = rats_pair[0], rats_pair[1]
+            my_thrown = thrown_pair[0]
+        else:
+            my_rats, other_rats = rats_pair[1], rats_pair[0]
+            my_thrown = thrown_pair[1]
+        other = 1 - me
+        fed = s.fed
         if bits is not None:
             m = 0
             for c in s.hands[me]:
                 m |= 1 << c
             bits.append(m)
             m = 0
-            for r in s.rats:
-                for c in r:
-                    m |= 1 << c
+            for c in my_rats:
+                m |= 1 << c
+            for c in other_rats:
+                m |= 1 << c
             for c in s.pile:
                 m |= 1 << c
-            for f in s.fed:
+            for f in fed:
                 for c in f:
                     m |= 1 << c
             if s.offer >= 0:
@@ -118,7 +131,7 @@ class Features:
                 m |= 1 << s.bid
             bits.append(m)
             m = 0
-            for c in s.thrown[me]:
+            for c in my_thrown:
                 m |= 1 << c
             bits.append(m)
         phase = s.phase
@@ -139,10 +152,9 @@ class Features:
         bid = s.bid
         if bid >= 0:
             ones.append(P[self.bid + bid])
-        fed = s.fed
         for k in range(2):
-            seat = me if k == 0 else 1 - me
-            rats = s.rats[seat]
+            seat = me if k == 0 else other
+            rats = my_rats if k == 0 else other_rats
             for i in range(len(rats)):
                 ones.append(P[self.rats[2 * k + i] + rats[i]])
                 n = len(fed[2 * seat + i])
@@ -151,9 +163,10 @@ class Features:
                     values.append(n)
         if bits is None:
             b = self.face_up_seen
-            for seat in range(2):
-                for c in s.rats[seat]:
-                    ones.append(P[b + c])
+            for c in rats_pair[0]:
+                ones.append(P[b + c])
+            for c in rats_pair[1]:
+                ones.append(P[b + c])
             for c in s.pile:
                 ones.append(P[b + c])
             for f in fed:
@@ -164,29 +177,36 @@ class Features:
             if bid >= 0:
                 ones.append(P[b + bid])
             b = self.my_throws
-            for c in s.thrown[me]:
+            for c in my_thrown:
                 ones.append(P[b + c])
-        other = 1 - me
         _pair(at, values, P, self.hand_sizes, len(s.hands[me]), len(s.hands[other]))
         _pair(at, values, P, self.stock_sizes, len(s.stocks[me]), len(s.stocks[other]))
-        _count(at, values, P, self.discards, len(s.pile) + len(s.thrown[0]) + len(s.thrown[1]))
+        discards = len(s.pile) + len(thrown_pair[0]) + len(thrown_pair[1])
+        _count(at, values, P, self.discards, discards)
         _count(at, values, P, self.lead, min(s.lead_no + 1, LEADS_PER_DEAL))
-        _pair(at, values, P, self.deal_points, _deal_points(s, me), _deal_points(s, other))
-        _pair(at, values, P, self.scores, s.scores[me], s.scores[other])
+        mine = _deal_points(my_rats, fed, me)
+        theirs = _deal_points(other_rats, fed, other)
+        _pair(at, values, P, self.deal_points, mine, theirs)
+        scores = s.scores
         wins = s.rubber_wins
-        _pair(at, values, P, self.rubbers_won, wins[me], wins[other])
+        if me == 0:
+            _pair(at, values, P, self.scores, scores[0], scores[1])
+            _pair(at, values, P, self.rubbers_won, wins[0], wins[1])
+        else:
+            _pair(at, values, P, self.scores, scores[1], scores[0])
+            _pair(at, values, P, self.rubbers_won, wins[1], wins[0])
 
 
-def _deal_points(s: CagedRatsState, seat: int) -> int:
-    """``s._deal_points(seat)`` (:func:`~ratgames.games.caged_rats.rules.cage_points`), without
-    the two tuples it makes for each reading."""
-    rats = s.rats[seat]
+def _deal_points(rats: tuple[int, ...], fed: tuple[tuple[int, ...], ...], seat: int) -> int:
+    """``s._deal_points(seat)`` of a state ``s`` with ``rats`` the seat's and ``fed`` its fed
+    (:func:`~ratgames.games.caged_rats.rules.cage_points`), without the two tuples it makes
+    for each reading."""
     if not rats:
         return 0
     v0 = RAT_VALUE[rats[0]]
     v1 = RAT_VALUE[rats[1]]
-    n0 = len(s.fed[2 * seat])
-    n1 = len(s.fed[2 * seat + 1])
+    n0 = len(fed[2 * seat])
+    n1 = len(fed[2 * seat + 1])
     if n0 == v0 and n1 == v1:
         return 10 * (n0 + n1)
     return rat_points(v0, n0) + rat_points(v1, n1)

@@ -21,7 +21,7 @@ from .action import RUN, SET, SINGLE, trick_kind_name
 if TYPE_CHECKING:
     from .rules import RatsState
 
-_COUNTS = 64
+_COUNTS: Final = 64
 """Room for a trick's card count in :attr:`Features.kind_pos`."""
 
 
@@ -209,11 +209,15 @@ _POP16: Final = [bin(i).count("1") for i in range(1 << 16)]
 
 def popcount(m: int) -> int:
     """``m.bit_count()``, compiled without a call of the int's method (which makes an int
-    object of ``m`` and looks the method up) for masks of 64 bits or fewer."""
-    if m >> 64:
+    object of ``m`` and looks the method up)."""
+    if m < 0:
         return m.bit_count()
     t = _POP16
-    return t[m & 0xFFFF] + t[(m >> 16) & 0xFFFF] + t[(m >> 32) & 0xFFFF] + t[(m >> 48) & 0xFFFF]
+    n = 0
+    while m:
+        n += t[m & 0xFFFF]
+        m >>= 16
+    return n
 
 
 def _set(ones: list[int], P: list[Any], start: int, mask: int) -> None:

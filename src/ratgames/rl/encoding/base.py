@@ -175,7 +175,7 @@ class Features(Protocol):
     bit_starts: list[int]
     """Where the vector's sections given as bit masks start (none for most games)."""
     bit_width: int
-    """How many positions each of those sections has (at most 64)."""
+    """How many positions each of those sections has (at most 63)."""
 
     def write(
         self,
@@ -199,9 +199,9 @@ class Features(Protocol):
 
 
 def unpack_bits(masks: Sequence[int], width: int) -> npt.NDArray[np.uint8]:
-    """Bit masks (each below ``2 ** 64``) as rows of ``width`` zeros and ones, bit ``i`` of a
+    """Bit masks (each below ``2 ** 63``) as rows of ``width`` zeros and ones, bit ``i`` of a
     mask in column ``i``."""
-    packed = np.frombuffer(struct.pack(f"<{len(masks)}Q", *masks), dtype=np.uint8)
+    packed = np.frombuffer(struct.pack(f"<{len(masks)}q", *masks), dtype=np.uint8)
     return np.unpackbits(packed.reshape(-1, 8), axis=1, bitorder="little")[:, :width]
 
 
