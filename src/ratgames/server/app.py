@@ -29,7 +29,7 @@ from ratgames.webclient import mount as mount_client
 
 from . import fairness, operations, store
 from .connections import DROPPED_LIMIT, MOVED, Conn
-from .limits import address_key, bound_logs, log_refused
+from .limits import address_key, bound_logs, log_refused, wait_for_token
 from .lobby import Lobby
 from .logs import event
 from .metrics import OFF, Metrics
@@ -607,24 +607,32 @@ async def handle_message(lobby: Lobby, conn: Conn, raw: str) -> None:
     if len(raw) > MAX_MESSAGE_BYTES or len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
         conn.error("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
         return
-    if not conn.bucket.allow():
-        conn.error("rate_limited", "too many messages: at most 20 a second (bursts of 40)")
-        return
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, RecursionError):
-        conn.error("bad_json", "the message is not valid JSON")
-        return
-    if not isinstance(data, dict):
-        conn.error("bad_json", "a message is a JSON object with 'type' and 'v'")
-        return
-    kind = data.get("type")
-    given_id = data.get("id")
+        data = None
+    kind = data.get("type") if isinstance(data, dict) else None
+    given_id = data.get("id") if isinstance(data, dict) else None
     ref = (
         given_id
         if kind in ("action", "sample") and type(given_id) is int and 0 <= given_id <= 2**53
         else None
     )
+    if not conn.bucket.allow():
+        # Refused with its id, so that a client waiting for this action's answer hears it.
+        conn.error(
+            "rate_limited",
+            "too many messages: at most 20 a second (bursts of 40); this one was dropped: try "
+            f"again in {max(0.01, wait_for_token(conn.bucket)):.2f} s",
+            ref,
+        )
+        return
+    if data is None:
+        conn.error("bad_json", "the message is not valid JSON")
+        return
+    if not isinstance(data, dict):
+        conn.error("bad_json", "a message is a JSON object with 'type' and 'v'")
+        return
     if kind not in CLIENT_TYPES:
         conn.error(
             "unknown_type",
