@@ -68,31 +68,33 @@ class Rows:
         self.mask_at: list[int] = []
         self.bits: list[int] = []
         self.obs_rows: list[int] = []
-        self.ones_end: list[int] = []
-        self.at_end: list[int] = []
+        self.ones_count: list[int] = []
+        self.at_count: list[int] = []
         self.mask_rows: list[int] = []
-        self.mask_end: list[int] = []
+        self.mask_count: list[int] = []
 
     def take(self) -> tuple[list[Any], ...]:
         """What was gathered, and start afresh: the positions of ones, other positions and
         their values, the bit masks of the features' bit sections (every row's, in turn), the
-        observation rows with where each row's ones and other positions end in those lists,
-        then the mask positions, the mask rows and where each row's end."""
+        observation rows with how many of those ones and other positions are each row's, then
+        the mask positions, the mask rows and how many of them are each row's.  (Counts, not
+        where each row ends in the lists: a count is mostly below 257, an int object Python
+        shares, where an end would be a new object at every row.)"""
         out = (
             self.ones,
             self.at,
             self.values,
             self.bits,
             self.obs_rows,
-            self.ones_end,
-            self.at_end,
+            self.ones_count,
+            self.at_count,
             self.mask_at,
             self.mask_rows,
-            self.mask_end,
+            self.mask_count,
         )
         self.ones, self.at, self.values, self.mask_at, self.bits = [], [], [], [], []
-        self.obs_rows, self.ones_end, self.at_end = [], [], []
-        self.mask_rows, self.mask_end = [], []
+        self.obs_rows, self.ones_count, self.at_count = [], [], []
+        self.mask_rows, self.mask_count = [], []
         return out
 
     def _clear(self) -> None:
@@ -148,7 +150,7 @@ class Rows:
             if ids is not None:
                 ids.append(i)
         self.mask_rows.append(row)
-        self.mask_end.append(len(at))
+        self.mask_count.append(len(legal))
 
     def tick_mask(self, state: State[Any, Any], seat: int, row: int) -> None:
         """Row ``row`` of the masks in a game played in ticks: wait (id 0), and the first id of
@@ -156,9 +158,10 @@ class Rows:
         self.mask_at.append(self.ids[0])
         if not state.is_over():
             self.mask(state.legal_actions(seat), row, None)
+            self.mask_count[-1] += 1
         else:
             self.mask_rows.append(row)
-            self.mask_end.append(len(self.mask_at))
+            self.mask_count.append(1)
 
     def choose(self, legal: list[Any], chosen: int) -> Any:
         """The first of ``legal`` whose first id is ``chosen`` (None if none is)."""
@@ -173,15 +176,17 @@ class Rows:
         for i in ids:
             at.append(self.ids[i])
         self.mask_rows.append(row)
-        self.mask_end.append(len(at))
+        self.mask_count.append(len(ids))
 
     def observe(self, state: State[Any, Any], seat: int, pending: int, row: int) -> None:
         """Row ``row`` of the observations: ``seat``'s vector (``pending``: the first id of a
         two-step choice under way, else -1)."""
-        self.features.write(state, seat, pending, self.ones, self.at, self.values, self.bits)
+        ones, at = self.ones, self.at
+        n_ones, n_at = len(ones), len(at)
+        self.features.write(state, seat, pending, ones, at, self.values, self.bits)
         self.obs_rows.append(row)
-        self.ones_end.append(len(self.ones))
-        self.at_end.append(len(self.at))
+        self.ones_count.append(len(ones) - n_ones)
+        self.at_count.append(len(at) - n_at)
 
     def refresh(
         self,
@@ -286,6 +291,8 @@ class Rows:
             if t is not None:
                 self.mask_at.append(self.ids[0])
             self.mask(legal, i, None)
+            if t is not None:
+                self.mask_count[-1] += 1
         return ended
 
 

@@ -161,7 +161,7 @@ class _Gather:
     def flush(self, every_row: bool = False) -> None:
         """Write what was gathered (the rows named are zeroed first; all of them with
         ``every_row``, when every row was gathered)."""
-        ones, at, values, bits, obs_rows, ones_end, at_end, mask_at, mask_rows, mask_end = (
+        ones, at, values, bits, obs_rows, ones_count, at_count, mask_at, mask_rows, mask_count = (
             self.rows.take()
         )
         if every_row:
@@ -180,17 +180,17 @@ class _Gather:
             for start, end, column in self.bit_runs:
                 by_row[rows, start:end] = block[:, column : column + end - start]
         if ones:
-            self.flat[_placed(ones, ones_end, obs_rows, self.size)] = 1.0
+            self.flat[_placed(ones, ones_count, obs_rows, self.size)] = 1.0
         if at:
             if self.scales is None:
-                self.flat[_placed(at, at_end, obs_rows, self.size)] = values
+                self.flat[_placed(at, at_count, obs_rows, self.size)] = values
             else:
                 local = _ints(at)
                 x = _ints(values) / self.scales[local]
                 np.clip(x, 0.0, 1.0, out=x)
-                self.flat[_placed(at, at_end, obs_rows, self.size, local)] = x
+                self.flat[_placed(at, at_count, obs_rows, self.size, local)] = x
         if mask_at:
-            self.flat_masks[_placed(mask_at, mask_end, mask_rows, self.num_actions)] = 1
+            self.flat_masks[_placed(mask_at, mask_count, mask_rows, self.num_actions)] = 1
 
 
 def _ints(values: list[int]) -> IntArray:
@@ -200,15 +200,18 @@ def _ints(values: list[int]) -> IntArray:
 
 
 def _placed(
-    positions: list[int], ends: list[int], rows: list[int], size: int, local: IntArray | None = None
+    positions: list[int],
+    counts: list[int],
+    rows: list[int],
+    size: int,
+    local: IntArray | None = None,
 ) -> IntArray:
-    """Positions within rows of ``size`` (those of row ``rows[k]`` end at ``ends[k]``) as
+    """Positions within rows of ``size`` (``counts[k]`` of them, in turn, row ``rows[k]``'s) as
     positions in the flat array (``local``, when given, is ``positions`` as an array
     already)."""
     if local is None:
         local = _ints(positions)
-    counts = np.diff(_ints(ends), prepend=0)
-    return local + np.repeat(_ints(rows) * size, counts)
+    return local + np.repeat(_ints(rows) * size, _ints(counts))
 
 
 class SelfPlayBatch:

@@ -21,7 +21,6 @@ raises :class:`EncodingError`: a changed observation fails loudly instead of enc
 
 from __future__ import annotations
 
-import struct
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
@@ -175,7 +174,7 @@ class Features(Protocol):
     bit_starts: list[int]
     """Where the vector's sections given as bit masks start (none for most games)."""
     bit_width: int
-    """How many positions each of those sections has (at most 63)."""
+    """How many positions each of those sections has (at most 64)."""
 
     def write(
         self,
@@ -199,9 +198,9 @@ class Features(Protocol):
 
 
 def unpack_bits(masks: Sequence[int], width: int) -> npt.NDArray[np.uint8]:
-    """Bit masks (each below ``2 ** 63``) as rows of ``width`` zeros and ones, bit ``i`` of a
+    """Bit masks (each below ``2 ** 64``) as rows of ``width`` zeros and ones, bit ``i`` of a
     mask in column ``i``."""
-    packed = np.frombuffer(struct.pack(f"<{len(masks)}q", *masks), dtype=np.uint8)
+    packed = np.fromiter(masks, dtype="<u8", count=len(masks)).view(np.uint8)
     return np.unpackbits(packed.reshape(-1, 8), axis=1, bitorder="little")[:, :width]
 
 
