@@ -32,7 +32,6 @@ from .core import (
     SnapshotError,
     State,
     fields,
-    snapshots,
 )
 from .core.events import CARD, Event, event_json
 from .core.registry import GameParts, register_game
@@ -166,6 +165,7 @@ class Play(tuple[int]):
 
 _SEAT = fields.Seat()
 _CARD = fields.Card(_CARD_TEXTS)
+_EVENTS = fields.Events((Played,), {"seat": _SEAT, "card": _CARD})
 
 
 class HighCardState(State[Play]):
@@ -263,15 +263,11 @@ class HighCardState(State[Play]):
         return c
 
     def _snapshot_extra(self) -> dict[str, Any]:
-        return {"log": [[seat, _CARD_TEXTS[card]] for _, (seat, card) in self._logged()]}
+        return {"log": [event_json(self.game, e) for e in self._logged_events()]}
 
     def _restored(self, snapshot: Mapping[str, Any]) -> None:
-        log = snapshots.items(snapshot["log"], "log", "[seat, card] pairs")
-        for i, pair in enumerate(log):
-            if not isinstance(pair, list) or len(pair) != 2:
-                raise SnapshotError(f"log[{i}] must be a [seat, card] pair, not {pair!r}")
-            seat = _SEAT.read(pair[0], f"log[{i}][0]", self.game)
-            self._log_event(Played, (seat, _CARD.read(pair[1], f"log[{i}][1]", self.game)))
+        for kind, values in _EVENTS.read(snapshot["log"], "log", self.game):
+            self._log_event(kind, values)
         held = [c for h in self.hands for c in h] + self.pile + [c for p in self.played for c in p]
         if sorted(held) != list(range(10)):
             raise SnapshotError("a position holds each of the cards 0-9 exactly once")

@@ -55,7 +55,24 @@ def test_a_snapshot_restores_to_the_same_position() -> None:
         ("hands", [[], []], "hands must be a list of 3 items, not"),
         ("pile", ["0", "x"], "pile[1] must be a card (such as '0'), not 'x'"),
         ("turns_done", -1, "turns_done must be a whole number from 0 to 999, not -1"),
-        ("log", [[0, "0"], [5, "1"]], "log[1][0] must be a seat from 0 to 2, not 5"),
+        (
+            "log",
+            [
+                {"kind": "played", "seat": 0, "card": "0"},
+                {"kind": "played", "seat": 5, "card": "1"},
+            ],
+            "log[1].seat must be a seat from 0 to 2, not 5",
+        ),
+        (
+            "log",
+            [{"kind": "played", "seat": 0}],
+            "log[0] (a 'played' event) has exactly the entries kind, seat, card; missing: card",
+        ),
+        (
+            "log",
+            [{"kind": "slapped", "seat": 0}],
+            "log[0] must be an event: an object whose kind is one of played, not",
+        ),
     ],
 )
 def test_a_bad_entry_is_named_with_what_it_must_be(entry: str, value: object, message: str) -> None:
