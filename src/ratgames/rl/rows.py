@@ -354,3 +354,13 @@ def bots_play(state: State[Any, Any], bots: dict[int, Bot], me: int) -> None:
         if seat == me:
             return
         state.apply(seat, bots[seat].act(SeatView(state, seat)))
+
+
+def scaled(counts: list[int], at: list[int], scales: list[float]) -> list[float]:
+    """The values of features that give counts (see ``Features.write``): each of ``counts``
+    divided by the divisor at its position in ``at``, clipped to [0, 1]."""
+    out: list[float] = []
+    for k in range(len(counts)):
+        x = counts[k] / scales[at[k]]
+        out.append(1.0 if x > 1.0 else (x if x > 0.0 else 0.0))
+    return out

@@ -187,7 +187,8 @@ class _Gather:
             else:
                 local = _ints(at)
                 x = _ints(values) / self.scales[local]
-                np.clip(x, 0.0, 1.0, out=x)
+                np.minimum(x, 1.0, out=x)  # np.clip takes some microseconds more
+                np.maximum(x, 0.0, out=x)
                 self.flat[_placed(at, at_count, obs_rows, self.size, local)] = x
         if mask_at:
             self.flat_masks[_placed(mask_at, mask_count, mask_rows, self.num_actions)] = 1

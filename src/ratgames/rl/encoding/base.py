@@ -30,6 +30,8 @@ import numpy.typing as npt
 
 from ratgames.core.game import Game, State
 
+from ..rows import scaled
+
 Vector = npt.NDArray[np.float32]
 
 WAIT = 0
@@ -329,11 +331,7 @@ class Encoder(ABC):
         out[ones] = 1.0
         if at:
             scales = getattr(f, "scales", None)
-            if scales is None:
-                out[at] = values
-            else:
-                x = np.array(values, dtype=np.float64) / [scales[k] for k in at]
-                out[at] = np.clip(x, 0.0, 1.0)
+            out[at] = values if scales is None else scaled(values, at, scales)
         return out
 
     def observe_slow(self, state: State, seat: int, pending: Sequence[int] = ()) -> Vector:
