@@ -1,6 +1,6 @@
 """Steps per second of random play through each layer, per game, and each layer's overhead.
 
-    uv run --extra rl python benchmarks/bench_rl.py [--seconds 2]
+    uv run --extra rl python benchmarks/bench_rl.py [--seconds 2] [--game G] [--layer L]
 
 * engine: ``state.apply`` of a random legal action (the engine alone);
 * encoded: the same with the seat's observation vector and legal-action mask built at every
@@ -14,7 +14,9 @@
   ``random`` bots, the learner's decisions per second (the bots' moves are not counted).
 
 The compiled build is used when there is one of these sources (``ratgames compile build``;
-``RATGAMES_COMPILED=off`` to leave it out); the first line says which.
+``RATGAMES_COMPILED=off`` to leave it out); the first line says which.  ``--game`` and
+``--layer`` (each may be given again) measure only those games and layers, e.g. the batch alone
+in a fresh process (``--layer batch``), whose heap then holds little but the batch.
 
 ``--compare`` adds other libraries' random play measured in the same run: OpenSpiel's C++
 ``leduc_poker`` stepped from Python, RLCard's ``leduc-holdem`` and pgx's ``leduc_holdem`` with a
@@ -48,6 +50,7 @@ GAMES = (
     ("rat-a-tat-cat", 4, {}),
     ("egyptian-ratscrew", 2, {}),
 )
+LAYERS = ["engine", "encoded", "pettingzoo", "openspiel", "batch", "vector"]
 
 
 def _rate(run_one: Callable[[int], int], seconds: float) -> float:
@@ -236,30 +239,57 @@ def openspiel(game_id: str, players: int, options: dict[str, object]) -> Callabl
     return one
 
 
+def _layer(
+    layer: str, game_id: str, players: int, options: dict[str, object], size: int
+) -> Callable[[int], int]:
+    """What ``_rate`` runs for ``layer`` (not the batch, made apart)."""
+    if layer in ("engine", "encoded"):
+        return engine(game_id, players, options, layer == "encoded")
+    if layer == "pettingzoo":
+        return pettingzoo(game_id, players, options)
+    if layer == "openspiel":
+        return openspiel(game_id, players, options)
+    return vector(game_id, players, options, size)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--batch", type=int, default=256, help="games a batch steps at once")
     parser.add_argument("--compare", action="store_true", help="other libraries' leduc too")
+    parser.add_argument(
+        "--game", action="append", choices=[g for g, _, _ in GAMES], help="only these games"
+    )
+    parser.add_argument(
+        "--layer", action="append", choices=LAYERS, help="only these layers (the others: -)"
+    )
     args = parser.parse_args()
+    layers = args.layer or LAYERS
     print(f"ratgames {ratgames.compiled.status()}")
     print()
     head = "| game | engine | encoded | pettingzoo | openspiel | batch | vector | batch/AEC |"
     print(head)
     print("|---|---|---|---|---|---|---|---|")
+    nan = float("nan")
     for game_id, players, options in GAMES:
-        b = batch(game_id, players, options, args.batch)
-        rates = [
-            _rate(engine(game_id, players, options, False), args.seconds),
-            _rate(engine(game_id, players, options, True), args.seconds),
-            _rate(pettingzoo(game_id, players, options), args.seconds),
-            _rate(openspiel(game_id, players, options), args.seconds),
-            _rate(b, args.seconds) if b is not None else float("nan"),
-            _rate(vector(game_id, players, options, args.batch), args.seconds),
-        ]
+        if args.game and game_id not in args.game:
+            continue
+        # The batch is made first, as it always was: what the other layers leave in the heap
+        # is then made after it.
+        b = batch(game_id, players, options, args.batch) if "batch" in layers else None
+        rates = []
+        for layer in LAYERS:
+            run = None
+            if layer == "batch":
+                run = b
+            elif layer in layers:
+                run = _layer(layer, game_id, players, options, args.batch)
+            rates.append(_rate(run, args.seconds) if run is not None else nan)
         cells = [f"{r:,.0f}" if r == r else "-" for r in rates]
         best = rates[4] if rates[4] == rates[4] else rates[5]
-        print(f"| {game_id} ({players}p) | {' | '.join(cells)} | {best / rates[2]:.1f}x |")
+        ratio = best / rates[2]
+        ratio_cell = f"{ratio:.1f}x" if ratio == ratio else "-"
+        print(f"| {game_id} ({players}p) | {' | '.join(cells)} | {ratio_cell} |")
     if args.compare:
         print()
         print("| library, game | steps/s |")
