@@ -315,7 +315,9 @@ def test_the_entries_must_agree_as_in_play() -> None:
     _refused(game, _changed(snap, ("status", 0), "waiting"), "only a newcomer's seat")
     _refused(game, {**snap, "end_reason": "the last player with cards", "winner": 0}, "end_reason")
     _refused(game, _changed(snap, ("events", 0, "seat"), 7), r"events\[0\].seat")
-    _refused(game, _changed(snap, ("events", 0), {"kind": "nap", "seat": 0}), "whose kind is one of")
+    _refused(
+        game, _changed(snap, ("events", 0), {"kind": "nap", "seat": 0}), "whose kind is one of"
+    )
     _refused(game, _changed(snap, ("event_count",), 2), "events")
     # A challenge must agree with the pile.
     state = table(make_game(2), "KC 2C 3C", "4D 5D 6D")
