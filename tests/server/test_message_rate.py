@@ -14,11 +14,31 @@ from typing import Any
 import pytest
 
 from ratgames.server.client import ClientError, TableClient, ahttp_json
+from ratgames.server.limits import Rate
+from ratgames.server.tables import Settings
 
-from .conftest import Running, run
+from .conftest import Running, run, start_server
 from .helpers import connect, create
 
 BURST = 40
+
+
+async def _requests_answered(client: TableClient, count: int) -> list[dict[str, Any]]:
+    """Send ``count`` sample requests at once (ids from 1000) and return the answer to each:
+    a ``sample`` or an ``error`` naming its id."""
+    answered: dict[int, dict[str, Any]] = {}
+
+    def note(msg: dict[str, Any]) -> None:
+        ref = msg.get("id") if msg["type"] == "sample" else msg.get("ref")
+        if isinstance(ref, int) and ref >= 1000:
+            answered[ref] = msg
+
+    client.on_message = note
+    for ident in range(1000, 1000 + count):
+        client.send({"type": "sample", "v": 1, "id": ident})
+    await client.wait(lambda c: len(answered) == count, timeout=10)
+    client.on_message = None
+    return list(answered.values())
 
 
 async def _seated(server: Running) -> tuple[TableClient, TableClient]:
@@ -37,24 +57,13 @@ async def _seated(server: Running) -> tuple[TableClient, TableClient]:
 def test_every_request_over_the_rate_is_answered_with_its_id(server: Running) -> None:
     async def main() -> None:
         host, quick = await _seated(server)
-        answered: dict[int, dict[str, object]] = {}
-
-        def note(msg: dict[str, object]) -> None:
-            ref = msg.get("id") if msg["type"] == "sample" else msg.get("ref")
-            if isinstance(ref, int) and ref >= 1000:
-                answered[ref] = msg
-
-        quick.on_message = note
-        ids = range(1000, 1000 + BURST + 20)
-        for ident in ids:  # all at once: beyond the burst
-            quick.send({"type": "sample", "v": 1, "id": ident})
-        await quick.wait(lambda c: len(answered) == len(ids), timeout=10)
-        refused = [m for m in answered.values() if m["type"] == "error"]
+        answers = await _requests_answered(quick, BURST + 20)  # all at once: beyond the burst
+        refused = [m for m in answers if m["type"] == "error"]
         assert refused, "the requests beyond the burst are refused"
-        assert len(answered) - len(refused) >= BURST - 2  # the burst (less pongs) is served
+        assert len(answers) - len(refused) >= BURST - 2  # the burst (less pongs) is served
         for msg in refused:
             assert msg["code"] == "rate_limited"
-            assert re.search(r"at most 20 a second .*try again in \d+\.\d\d s", str(msg["message"]))
+            assert re.search(r"at most 20 a second .*try again in \d+\.\d\d s", msg["message"])
         # and the connection goes on
         await asyncio.sleep(0.5)
         assert (await quick.sample())["type"] == "sample"
@@ -96,3 +105,26 @@ def test_the_client_library_sends_a_dropped_request_again(server: Running) -> No
             await client.close()
 
     run(main(), timeout=60)
+
+
+def test_a_request_dropped_for_its_address_is_answered_too(db_url: str) -> None:
+    """The messages of all the connections from one address have a rate of their own: beyond
+    it they are dropped unread, but an action or sample request is still answered with its
+    id."""
+    quiet = {"bot_pause": 0.0, "ping_interval": 5.0, "warm_pool": False}
+    server = start_server(db_url, Settings(**quiet, message_rate=Rate(10, 1.0, 10)))
+    try:
+
+        async def main() -> None:
+            host, quick = await _seated(server)
+            await asyncio.sleep(1.5)  # the address's bucket full again
+            answers = await _requests_answered(quick, 25)
+            dropped = [m for m in answers if m["type"] == "error"]
+            assert dropped and all(m["code"] == "rate_limited" for m in dropped)
+            assert "messages are dropped" in dropped[0]["message"]
+            for client in (host, quick):
+                await client.close()
+
+        run(main(), timeout=60)
+    finally:
+        server.stop()
