@@ -64,7 +64,7 @@ def start_server(db: Path, settings: Settings | None = None) -> Server:
         ws_max_size=WS_MAX_SIZE,
         log_level="warning",
         lifespan="on",
-        loop="asyncio",
+        loop=os.environ.get("RATGAMES_TEST_LOOP", "asyncio"),  # uvloop: another timing
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

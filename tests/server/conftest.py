@@ -4,6 +4,7 @@ its own SQLite database (or PostgreSQL, for the storage tests that ask for it)."
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import threading
 import time
@@ -56,7 +57,7 @@ def start_server(url: str, settings: Settings | None = None) -> Running:
         ws_max_size=WS_MAX_SIZE,
         log_level="warning",
         lifespan="on",
-        loop="asyncio",
+        loop=os.environ.get("RATGAMES_TEST_LOOP", "asyncio"),  # uvloop: another timing
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

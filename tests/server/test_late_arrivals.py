@@ -66,13 +66,15 @@ async def _slap_in(late: TableClient, timeout: float = 30.0) -> dict[str, Any]:
         if obs is not None and obs["stacks"][late.seat]["status"] == "in":
             return obs  # type: ignore[no-any-return]
         assert late.state is None or late.state["outcome"] is None, "the game ended first"
+        # The position this seat last saw: the wait below ends at any newer one, the one after
+        # its own slap too (which may come before the slap's answer).
+        seq = late.state["seq"] if late.state else -1
         if obs is not None and obs["slappable"] and obs["may_slap"]:
             with_version = f"slap@{obs['pile_version']}"
             try:
                 await late.act(with_version, timeout=60)
             except ClientError as exc:  # someone else took or covered it first
                 assert exc.code == "illegal_action", exc
-        seq = late.state["seq"] if late.state else -1
         left = deadline - asyncio.get_running_loop().time()
         assert left > 0, "the late seat never came in"
         await late.wait(lambda c, s=seq: c.state is not None and c.state["seq"] > s, left)
