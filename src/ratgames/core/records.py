@@ -285,9 +285,3 @@ def replay(
         if outcome is None or outcome.to_json() != data["outcome"]:
             raise RecordError("the record's outcome differs from the replayed game's outcome")
     return state
-
-
-def count_actions(source: str | Path | Mapping[str, Any]) -> int:
-    """How many actions a record holds."""
-    data = load_record(source)
-    return sum(1 for e in data["events"] if isinstance(e, dict) and "chance" not in e)

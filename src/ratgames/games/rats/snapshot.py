@@ -104,12 +104,6 @@ def _card_list(game: Rats, value: object, where: str) -> list[int]:
     return out
 
 
-def _seat_cards(game: Rats, value: object, where: str) -> list[list[int]]:
-    """One list of cards for each seat."""
-    items = _items(value, where, "lists of cards, one for each seat", game.players)
-    return [_card_list(game, v, f"{where}[{p}]") for p, v in enumerate(items)]
-
-
 def _play(game: Rats, value: object, where: str) -> tuple[int, RatsAction]:
     """A ``[seat, play]`` pair, the play in notation."""
     if not isinstance(value, list) or len(value) != 2:
