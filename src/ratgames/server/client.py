@@ -26,19 +26,12 @@ from typing import Any, NoReturn
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from .fairness import TokenBucket
-from .limits import wait_for_token
 from .protocol import PROTOCOL_VERSION
 
 V = PROTOCOL_VERSION
-REQUESTS_PER_SECOND = 18.0
-REQUEST_BURST = 30.0
-"""Actions and sample requests a :class:`TableClient` sends at most, a second and at once: below
-the server's 20 a second in bursts of 40 for every message, so that its pongs and chat lines fit
-beside them."""
 RATE_PAUSE = 0.1
 """Seconds :meth:`TableClient.act` waits before sending again an action the server dropped for
-a message rate all the same (other connections from the same address share a rate)."""
+a message rate (the connection's, or that of all the connections from its address)."""
 
 log = logging.getLogger("ratgames.client")
 
@@ -184,8 +177,6 @@ class TableClient:
         """The highest seq acknowledged to this client."""
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[Any]] = {}
-        self._pace = TokenBucket(rate=REQUESTS_PER_SECOND, burst=REQUEST_BURST)
-        """Paces actions and sample requests below the server's message rate."""
         self._changed = asyncio.Event()
         self._ws: ClientConnection | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -457,15 +448,12 @@ class TableClient:
         return sample
 
     async def _request(self, message: dict[str, Any], timeout: float) -> Any:
-        """Send ``message`` with a new ``id`` (paced: :data:`REQUESTS_PER_SECOND`) and wait for
-        its answer (an ``ack``, a ``sample``); sent again, with a new ``id``, after
-        :data:`RATE_PAUSE` when the server dropped it for a message rate (``rate_limited``),
-        until ``timeout``."""
+        """Send ``message`` with a new ``id`` and wait for its answer (an ``ack``, a ``sample``);
+        sent again, with a new ``id``, after :data:`RATE_PAUSE` when the server dropped it for a
+        message rate (``rate_limited``), until ``timeout``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            while not self._pace.allow():
-                await asyncio.sleep(wait_for_token(self._pace))
             ident = next(self._ids)
             future: asyncio.Future[Any] = loop.create_future()
             self._waiting[ident] = future
