@@ -29,7 +29,7 @@ from ratgames.webclient import mount as mount_client
 
 from . import fairness, operations, store
 from .connections import DROPPED_LIMIT, MOVED, Conn
-from .limits import address_key, bound_logs, log_refused, wait_for_token
+from .limits import address_key, bound_logs, log_refused
 from .lobby import Lobby
 from .logs import event
 from .metrics import OFF, Metrics
@@ -370,25 +370,20 @@ def create_app(db_url: str | None = None, settings: Settings | None = None) -> F
                 if message["type"] == "websocket.disconnect":
                     break
                 if not lobby.limits.allow("message", address):
-                    # The address's connections together send too much: dropped, and said so
-                    # once a second at most, but an action or sample request is answered with
-                    # its id (its sender waits for an answer).  A connection is closed after
-                    # DROPPED_LIMIT drops, which bounds what reading them costs.
+                    # The address's connections together send too much: dropped unread, and
+                    # said so once a second at most (answering each would cost as much).
                     conn.dropped += 1
                     lobby.metrics.rejected("dropped")
                     if conn.dropped >= DROPPED_LIMIT:
                         await ws.close(code=1008, reason="too many messages from your address")
                         break
-                    ref = _read(message.get("text") or message.get("bytes") or "")[2]
                     now = asyncio.get_running_loop().time()
-                    if ref is not None or now >= conn.told_limited_at + 1.0:
-                        if ref is None:
-                            conn.told_limited_at = now
+                    if now >= conn.told_limited_at + 1.0:
+                        conn.told_limited_at = now
                         conn.error(
                             "rate_limited",
                             lobby.limits.refusal("message", address, "messages")
                             + "; until then messages are dropped",
-                            ref,
                         )
                     continue
                 raw = message.get("text")
@@ -606,49 +601,30 @@ def detach(conn: Conn) -> None:
     table.broadcast_table(urgent=False)
 
 
-_NOT_JSON = object()
-
-
-def _read(raw: str | bytes) -> tuple[Any, Any, int | None]:
-    """A message's JSON (:data:`_NOT_JSON` if it is none), its ``type`` and the ``id`` an answer
-    refers to (``ref``: that of an ``action`` or ``sample`` request, if it is a whole number
-    from 0 to 2^53; else None)."""
-    if len(raw) > MAX_MESSAGE_BYTES:
-        return _NOT_JSON, None, None
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError, UnicodeDecodeError):
-        return _NOT_JSON, None, None
-    if not isinstance(data, dict):
-        return data, None, None
-    kind, given_id = data.get("type"), data.get("id")
-    if kind in ("action", "sample") and type(given_id) is int and 0 <= given_id <= 2**53:
-        return data, kind, given_id
-    return data, kind, None
-
-
 async def handle_message(lobby: Lobby, conn: Conn, raw: str) -> None:
     """One message from a client: checked, then carried out; any refusal is an ``error`` to
     this client only."""
     if len(raw) > MAX_MESSAGE_BYTES or len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
         conn.error("too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
         return
-    data, kind, ref = _read(raw)
     if not conn.bucket.allow():
-        # Refused with its id, so that a client waiting for this action's answer hears it.
-        conn.error(
-            "rate_limited",
-            "too many messages: at most 20 a second (bursts of 40); this one was dropped: try "
-            f"again in {max(0.01, wait_for_token(conn.bucket)):.2f} s",
-            ref,
-        )
+        conn.error("rate_limited", "too many messages: at most 20 a second (bursts of 40)")
         return
-    if data is _NOT_JSON:
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError):
         conn.error("bad_json", "the message is not valid JSON")
         return
     if not isinstance(data, dict):
         conn.error("bad_json", "a message is a JSON object with 'type' and 'v'")
         return
+    kind = data.get("type")
+    given_id = data.get("id")
+    ref = (
+        given_id
+        if kind in ("action", "sample") and type(given_id) is int and 0 <= given_id <= 2**53
+        else None
+    )
     if kind not in CLIENT_TYPES:
         conn.error(
             "unknown_type",

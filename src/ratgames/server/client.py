@@ -29,10 +29,6 @@ from websockets.asyncio.client import ClientConnection
 from .protocol import PROTOCOL_VERSION
 
 V = PROTOCOL_VERSION
-RATE_PAUSE = 0.1
-"""Seconds :meth:`TableClient.act` waits before sending again an action the server dropped for
-a message rate (the connection's, or that of all the connections from its address)."""
-
 log = logging.getLogger("ratgames.client")
 
 
@@ -428,44 +424,34 @@ class TableClient:
         timeout: float = 15.0,
     ) -> int:
         """Send an action and wait for its ``ack`` (returns its seq; refused: ClientError; no
-        connection: ClientError ``disconnected`` at once).  An action the server dropped for the
-        connection's message rate is sent again after a pause, within ``timeout``."""
+        connection: ClientError ``disconnected`` at once)."""
         if self._ws is None:
             raise ClientError("disconnected", "not connected (a reconnecting client waits)")
-        message: dict[str, Any] = {"type": "action", "v": V, "action": action}
+        ident = next(self._ids)
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._waiting[ident] = future
+        message: dict[str, Any] = {"type": "action", "v": V, "id": ident, "action": action}
         if pressed_at is not None:
             message["pressed_at"] = pressed_at
         if seen_at is not None:
             message["seen_at"] = seen_at
-        seq: int = await self._request(message, timeout)
-        return seq
+        self._queue_out(message)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._waiting.pop(ident, None)
 
     async def sample(self, timeout: float = 15.0) -> dict[str, Any]:
         """Ask for an honest sample of the hidden cards and wait for it: the ``sample`` message,
-        whose ``state`` is a snapshot for ``Game.restore`` (refused: ClientError; dropped for
-        the message rate: asked again after a pause, within ``timeout``)."""
-        sample: dict[str, Any] = await self._request({"type": "sample", "v": V}, timeout)
-        return sample
-
-    async def _request(self, message: dict[str, Any], timeout: float) -> Any:
-        """Send ``message`` with a new ``id`` and wait for its answer (an ``ack``, a ``sample``);
-        sent again, with a new ``id``, after :data:`RATE_PAUSE` when the server dropped it for a
-        message rate (``rate_limited``), until ``timeout``."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            ident = next(self._ids)
-            future: asyncio.Future[Any] = loop.create_future()
-            self._waiting[ident] = future
-            self._queue_out({**message, "id": ident})
-            try:
-                return await asyncio.wait_for(future, max(0.0, deadline - loop.time()))
-            except ClientError as exc:
-                if exc.code != "rate_limited" or loop.time() + RATE_PAUSE >= deadline:
-                    raise
-            finally:
-                self._waiting.pop(ident, None)
-            await asyncio.sleep(RATE_PAUSE)
+        whose ``state`` is a snapshot for ``Game.restore`` (refused: ClientError)."""
+        ident = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[ident] = future
+        self._queue_out({"type": "sample", "v": V, "id": ident})
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._waiting.pop(ident, None)
 
     def host(self, message_type: str, /, **fields: Any) -> None:
         """A host message (``start``, ``fill_bots``, ``seat``, ``rematch``)."""
